@@ -1,0 +1,68 @@
+"""Residual-PII scan of a case: every string in it, except fields that legitimately hold identifiers.
+
+Used by `promote validate` and by the PII gate in front of every case write. Findings carry the field
+and the entity type, never the value.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Iterator
+
+from promote.validate import field_path
+
+# Machine identifiers and labels, not prose: trace/span ids, hashes, versions, enum-like values.
+_NOT_SCANNED = {
+    ("format",), ("id",), ("status",), ("tier",), ("origin",), ("kind",), ("datasets",),
+    ("provenance", "trace"), ("provenance", "scrubbed"), ("provenance", "source"),
+    ("provenance", "review"), ("provenance", "promoted_at"), ("tenant",),
+    ("metadata", "budgets"), ("metadata", "draft"),
+}
+
+
+def iter_case_strings(node: Any, location: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """(location, text) for every string value of a case tree that is scanned."""
+    if any(location[: len(skip)] == skip for skip in _NOT_SCANNED):
+        return
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from iter_case_strings(value, (*location, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from iter_case_strings(value, (*location, index))
+    elif isinstance(node, str) and node.strip():
+        yield location, str(node)
+
+
+def _allowed(tree: Any):
+    synthetic = (tree.get("tenant") or {}).get("data") == "synthetic"
+
+    def allow(path: str, entity_type: str, matched: str) -> bool:
+        # A synthetic sandbox record's id is the point of an entity, not a leak.
+        if synthetic and path.startswith("entities[") and path.endswith(".resolves_to"):
+            return True
+        # The SME's own name, recorded on purpose.
+        return path == "provenance.promoted_by"
+
+    return allow
+
+
+@lru_cache(maxsize=1)
+def _engine():
+    from scrubbers import ScrubEngine, load_policy
+
+    return ScrubEngine(load_policy())
+
+
+def residual_scan_for_validate(tree: Any) -> list[tuple[tuple[Any, ...], str]]:
+    """Findings as (location, entity type) for `promote validate` and the write gate."""
+    from scrubbers import residual_scan
+
+    strings = list(iter_case_strings(tree))
+    by_path = {field_path(location): location for location, _ in strings}
+    findings = residual_scan(
+        [(field_path(location), text) for location, text in strings],
+        engine=_engine(),
+        allow=_allowed(tree),
+    )
+    return [(by_path.get(finding.path, ()), finding.entity_type) for finding in findings]

@@ -1,0 +1,239 @@
+"""`promote validate`: schema, the portable-v1 rules, and (through a hook) residual PII.
+
+Each problem names the file, line and column, the field path, the rule and what to do. Drafts get the
+same checks, but what a reviewer still has to fill in (unresolved entities, unassigned oracles,
+placeholders in tool args) is a note on a draft and an error on a valid case.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Callable, Iterable, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from ruamel.yaml.comments import CommentedMap
+
+from promote.case_model import ID_PATTERN, Case
+from promote.case_rules import case_rule_problems
+from promote.case_yaml import load_tree
+from promote.errors import PromoteError, where
+
+ResidualScan = Callable[[CommentedMap], list[tuple[tuple[Any, ...], str]]]
+"""Takes a case tree, returns (field location, entity type) pairs: never the values."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class Problem(_Model):
+    """One thing wrong with a case."""
+
+    where: str
+    """`file:line:column` of the offending key or value."""
+    field: str
+    """Dotted field path, e.g. `expected_tools.calls[1].match.topic`."""
+    rule: str
+    """Which check: schema, id, unique-id, figure-in-output, must-cite, kind-data, match-args,
+    draft-todo, residual-pii, bad-input."""
+    message: str
+    """What is wrong and what to do."""
+    severity: Literal["error", "note"] = "error"
+    """Errors fail validation; notes are what a draft still needs."""
+
+
+class FileResult(_Model):
+    """The verdict on one case file."""
+
+    path: str
+    """The file."""
+    id: str | None = None
+    """The case id, when it could be read."""
+    status: str | None = None
+    """draft | valid | retired, when it could be read."""
+    ok: bool
+    """True when there is no error (notes allowed)."""
+    bad_input: bool = False
+    """True when the file could not be read as a case at all (not YAML, empty, ...)."""
+    problems: list[Problem]
+    """Errors and notes, in file order."""
+
+
+class ValidationReport(_Model):
+    """The verdict on every case validated."""
+
+    files: list[FileResult]
+    """One result per file."""
+
+    @property
+    def ok(self) -> bool:
+        return all(result.ok for result in self.files)
+
+    @property
+    def bad_input(self) -> bool:
+        return any(result.bad_input for result in self.files)
+
+
+def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given, folders searched recursively for `*.yaml` / `*.yml`, in sorted order."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix in {".yaml", ".yml"}))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise PromoteError("no such file or folder", where=str(path))
+    return found
+
+
+def validate_paths(
+    paths: Iterable[str | Path], *, residual_scan: ResidualScan | None = None
+) -> ValidationReport:
+    """Validate every case under `paths`; ids must be unique across all of them."""
+    results = [validate_file(path, residual_scan=residual_scan) for path in find_case_files(paths)]
+    _check_unique_ids(results)
+    return ValidationReport(files=results)
+
+
+def validate_file(path: Path, *, residual_scan: ResidualScan | None = None) -> FileResult:
+    """Validate one case file."""
+    try:
+        tree = load_tree(path)
+    except PromoteError as exc:
+        message = f"{exc.what} ({exc.hint})" if exc.hint else exc.what
+        problem = Problem(where=exc.where or str(path), field="", rule="bad-input", message=message)
+        return FileResult(path=str(path), ok=False, bad_input=True, problems=[problem])
+    problems: list[Problem] = []
+    try:
+        case = Case.model_validate(tree)
+    except ValidationError as exc:
+        problems.extend(_schema_problems(path, tree, exc))
+        case = None
+    if case is not None:
+        for location, rule, message, severity in case_rule_problems(case, path.stem):
+            problems.append(_problem(path, tree, location, rule, message, severity))
+    if residual_scan is not None:
+        for location, entity_type in residual_scan(tree):
+            message = f"{entity_type} found: scrub it or replace it with a sandbox value"
+            problems.append(_problem(path, tree, location, "residual-pii", message))
+    problems.sort(key=lambda p: _line_of(p.where))
+    return FileResult(
+        path=str(path),
+        id=str(tree.get("id")) if tree.get("id") is not None else None,
+        status=str(tree.get("status")) if tree.get("status") is not None else None,
+        ok=not any(p.severity == "error" for p in problems),
+        problems=problems,
+    )
+
+
+def _schema_problems(path: Path, tree: CommentedMap, exc: ValidationError) -> list[Problem]:
+    problems = []
+    for error in exc.errors():
+        location = tuple(error["loc"])
+        message = _schema_message(error)
+        problems.append(_problem(path, tree, location, "schema", message))
+    return problems
+
+
+def _schema_message(error: dict[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return "unknown key (a typo? portable-v1 does not define it)"
+    if kind == "missing":
+        return "required key is missing"
+    if kind == "string_pattern_mismatch" and error["loc"] == ("id",):
+        return f"id must look like <pillar>.<topic>_<NNN> ({ID_PATTERN})"
+    return error["msg"]
+
+
+def _problem(
+    path: Path,
+    tree: CommentedMap,
+    location: tuple[Any, ...],
+    rule: str,
+    message: str,
+    severity: Literal["error", "note"] = "error",
+) -> Problem:
+    line, column = locate(tree, location)
+    return Problem(
+        where=where(path, line, column),
+        field=field_path(location),
+        rule=rule,
+        message=message,
+        severity=severity,
+    )
+
+
+def field_path(location: Iterable[Any]) -> str:
+    """('expected_tools', 'calls', 1, 'args') → `expected_tools.calls[1].args`."""
+    text = ""
+    for part in location:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def locate(tree: Any, location: Iterable[Any]) -> tuple[int, int]:
+    """1-based line and column of the deepest part of `location` that exists in the tree."""
+    line, column = 1, 1
+    node = tree
+    for part in location:
+        try:
+            if isinstance(node, CommentedMap) and part in node:
+                line, column = node.lc.key(part)
+            elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+                line, column = node.lc.item(part)
+            else:
+                break
+            line, column = line + 1, column + 1
+            node = node[part]
+        except (AttributeError, KeyError, TypeError):
+            break
+    return line, column
+
+
+def _line_of(text: str) -> tuple[int, int]:
+    numbers = re.findall(r":(\d+)", text)
+    return (int(numbers[0]), int(numbers[1])) if len(numbers) >= 2 else (0, 0)
+
+
+def _check_unique_ids(results: list[FileResult]) -> None:
+    seen: dict[str, str] = {}
+    for result in results:
+        if result.id is None or result.bad_input:
+            continue
+        if result.id in seen:
+            result.problems.append(
+                Problem(
+                    where=f"{result.path}:1",
+                    field="id",
+                    rule="unique-id",
+                    message=f"id {result.id} is also used by {seen[result.id]}: ids must be unique",
+                )
+            )
+            result.ok = False
+        else:
+            seen[result.id] = result.path
+
+
+def render_report(report: ValidationReport) -> str:
+    """Human-readable lines: one per problem, then a summary."""
+    lines = []
+    for result in report.files:
+        if not result.problems:
+            lines.append(f"ok      {result.path}")
+            continue
+        verdict = "ok" if result.ok else "FAIL"
+        lines.append(f"{verdict:<7} {result.path}")
+        for problem in result.problems:
+            lines.append(f"  {problem.where}: {problem.severity}: {problem.field or '-'}: "
+                         f"{problem.message} [{problem.rule}]")
+    failed = sum(not r.ok for r in report.files)
+    notes = sum(p.severity == "note" for r in report.files for p in r.problems)
+    lines.append(
+        f"{len(report.files)} case(s): {len(report.files) - failed} valid, {failed} failed"
+        + (f", {notes} note(s) on drafts" if notes else "")
+    )
+    return "\n".join(lines)

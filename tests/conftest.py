@@ -1,0 +1,37 @@
+"""Shared test fixtures: paths to the committed fixtures, and a CLI runner."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+GOLDEN_CASES = FIXTURES / "cases" / "golden"
+TRACES = FIXTURES / "traces"
+
+
+@pytest.fixture
+def golden_cases() -> list[Path]:
+    return sorted(GOLDEN_CASES.glob("*.yaml"))
+
+
+@pytest.fixture
+def expected_traces() -> dict:
+    """Ground truth written by fixtures/generate_traces.py from what the scripted agents did."""
+    return json.loads((TRACES / "expected.json").read_text())
+
+
+def run_cli(*args: str, stdin: bytes | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """Run the real console entry point in a subprocess (what users and CI scripts do)."""
+    return subprocess.run(
+        [sys.executable, "-m", "promote.cli", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        timeout=600,
+    )
