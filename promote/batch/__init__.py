@@ -1,0 +1,1 @@
+"""Batch scrubbing of whole trace exports (promote scrub)."""

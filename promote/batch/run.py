@@ -1,0 +1,210 @@
+"""`promote scrub`: batch-scrub whole trace exports, streaming, on all cores or on a Dask cluster.
+
+Each input is cut into blocks of `window` records; blocks are scrubbed in worker processes (each loads
+the spaCy model once) and written back in order through one output assembler, atomically.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from promote.batch.blocks import BlockJob, BlockResult, cut_blocks
+from promote.batch.output import OutputAssembler, ResumeLog, plan_outputs
+from promote.batch.workers import LocalPool
+from promote.errors import PromoteError
+from promote.ingest import open_export
+
+
+class ScrubOptions(BaseModel):
+    """How to run a batch scrub."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
+    """Worker processes (default: all cores); 1 scrubs in this process."""
+    window: int = Field(default=1000, ge=1)
+    """Records per block: placeholders are consistent within a trace inside one block."""
+    policy_path: Path | None = None
+    """Scrub policy file; None for the default policy."""
+    key_file: Path | None = None
+    """Key for HMAC placeholders that are stable across traces, files and runs."""
+    dask: str | None = None
+    """`local` for a LocalCluster, or a scheduler address."""
+    resume: bool = False
+    """Skip inputs a previous, interrupted run already finished."""
+    strict: bool = False
+    """Stop at the first bad record instead of redacting it whole."""
+
+
+class FileSummary(BaseModel):
+    """What one input became."""
+
+    model_config = ConfigDict(extra="forbid")
+    input: str
+    output: str
+    format: str
+    compression: str | None
+    spans: int
+    records: int
+    resumed: bool = False
+
+
+class ScrubRunReport(BaseModel):
+    """`--report FILE`: counts and speed; never a value."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    files: list[FileSummary] = Field(default_factory=list)
+    """Inputs and the outputs written for them."""
+    spans: int = 0
+    """Spans read."""
+    records: int = 0
+    """Records (lines, messages, documents) read."""
+    strings: int = 0
+    """String values looked at."""
+    unique_strings: int = 0
+    """Distinct string leaves analysed (after the cache)."""
+    entities: dict[str, int] = Field(default_factory=dict)
+    """Replacements by entity type."""
+    by_attribute: dict[str, int] = Field(default_factory=dict)
+    """Replacements by attribute key."""
+    redacted_on_error: int = 0
+    """Strings replaced whole because analysis failed (fail closed)."""
+    skipped: list[dict[str, str]] = Field(default_factory=list)
+    """Bad records, each redacted whole: `where` and `why`."""
+    seconds: float = 0.0
+    """Wall time."""
+    spans_per_second: float = 0.0
+    """Spans / seconds."""
+    workers: int = 1
+    """Worker processes used."""
+    window: int = 0
+    """Records per block."""
+    policy: str = ""
+    """Policy name@sha256."""
+    presidio_version: str = ""
+    """presidio-analyzer version."""
+
+
+def scrub_exports(
+    inputs: list[str],
+    output: str,
+    options: ScrubOptions,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> ScrubRunReport:
+    """Scrub every input into `output` (a file for one input, a folder for several; `-` is stdout)."""
+    from scrubbers import load_policy
+
+    started = time.perf_counter()
+    key = _read_key(options.key_file)
+    policy = _load_policy(load_policy, options.policy_path)
+    outputs = plan_outputs(inputs, output)
+    resume_log = ResumeLog(Path(output)) if len(inputs) > 1 else None
+    report = ScrubRunReport(workers=options.workers, window=options.window,
+                            policy=f"{policy.name}@sha256:{policy.sha256}")
+    runner = _runner(options, policy, key)
+    try:
+        for source, target in outputs:
+            if options.resume and resume_log is not None and resume_log.done(source, target):
+                report.files.append(FileSummary(input=source, output=str(target), format="-",
+                                                compression=None, spans=0, records=0, resumed=True))
+                continue
+            report.files.append(_scrub_one(source, target, options, runner, report, progress))
+            if resume_log is not None:
+                resume_log.mark(source, target)
+        report.presidio_version = runner.presidio_version
+    finally:
+        runner.close()
+    report.seconds = round(time.perf_counter() - started, 3)
+    report.spans_per_second = round(report.spans / report.seconds, 1) if report.seconds else 0.0
+    return report
+
+
+def _scrub_one(source, target, options, runner, report, progress) -> FileSummary:
+    export = open_export(source)
+    part_compression = "zstd-framed" if export.compression == "zstd-framed" else None
+    final_compression = None if part_compression else export.compression
+    spans = records = 0
+    with OutputAssembler(target, final_compression) as assembler:
+        for result in runner.run(_checked(cut_blocks(export, options.window, part_compression), options)):
+            assembler.write(result.data)
+            _add(report, result)
+            spans += result.spans
+            records += result.records
+            if progress is not None:
+                progress(result.records, result.spans)
+    return FileSummary(input=source, output=str(target), format=export.format,
+                       compression=export.compression, spans=spans, records=records)
+
+
+def _checked(jobs: Iterator[BlockJob], options: ScrubOptions) -> Iterator[BlockJob]:
+    for job in jobs:
+        if options.strict:
+            for item in job.items:
+                if not hasattr(item, "raw"):
+                    raise PromoteError(f"{item.why}", where=item.where,
+                                       hint="--strict stops at the first bad record; drop it to redact bad records whole")
+        yield job
+
+
+def _add(report: ScrubRunReport, result: BlockResult) -> None:
+    report.spans += result.spans
+    report.records += result.records
+    report.strings += result.strings
+    report.skipped.extend({"where": s.where, "why": s.why} for s in result.skipped)
+    delta = result.report
+    report.unique_strings += int(delta.get("unique_strings", 0))
+    report.redacted_on_error += int(delta.get("redacted_on_error", 0))
+    for name in ("entities", "by_attribute"):
+        merged = Counter(getattr(report, name))
+        merged.update(delta.get(name, {}))
+        setattr(report, name, dict(sorted(merged.items())))
+
+
+def _runner(options: ScrubOptions, policy: Any, key: bytes | None):
+    if options.dask:
+        from promote.batch.dask_runner import DaskRunner
+
+        return DaskRunner(options.dask, options.workers, policy, key)
+    return LocalPool(options.workers, policy, key)
+
+
+def _load_policy(load_policy, path: Path | None):
+    try:
+        return load_policy(path)
+    except (ValueError, OSError) as exc:
+        raise PromoteError(str(exc).splitlines()[0], where=str(path) if path else None) from None
+
+
+def _read_key(path: Path | None) -> bytes | None:
+    if path is None:
+        return None
+    try:
+        key = Path(path).read_bytes().strip()
+    except OSError as exc:
+        raise PromoteError(f"cannot read key file: {exc.strerror}", where=str(path)) from None
+    if len(key) < 16:
+        raise PromoteError("key file holds fewer than 16 bytes", where=str(path),
+                           hint="use e.g. `head -c 32 /dev/urandom | base64 > scrub.key`")
+    return key
+
+
+def print_summary(report: ScrubRunReport, stream=sys.stderr) -> None:
+    """One human line per input and a total; counts only."""
+    for item in report.files:
+        state = "already done (resumed)" if item.resumed else f"{item.spans} spans, {item.records} records"
+        print(f"scrubbed {item.input} -> {item.output}: {state}", file=stream)
+    entities = ", ".join(f"{k} {v}" for k, v in sorted(report.entities.items(), key=lambda kv: -kv[1]))
+    print(
+        f"{report.spans} spans in {report.seconds:.1f} s ({report.spans_per_second:.0f} spans/s, "
+        f"{report.workers} worker(s)); replaced: {entities or 'nothing'}"
+        + (f"; {len(report.skipped)} bad record(s) redacted whole" if report.skipped else ""),
+        file=stream,
+    )

@@ -1,0 +1,166 @@
+"""`promote scrub` on the real ADK fixture exports: nothing personal survives, nothing else changes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from promote.batch.run import ScrubOptions, scrub_exports
+from promote.ingest import iter_spans, open_export
+from tests.conftest import TRACES, run_cli
+
+
+def fixture_exports() -> list[Path]:
+    files = json.loads((TRACES / "expected.json").read_text())["files"]
+    return [TRACES / name for name in sorted(files)]
+
+
+def decompressed_text(path: Path) -> str:
+    """The content of an export as text, whatever its framing (for grep-style leak checks)."""
+    export = open_export(path)
+    return "\n".join(record.raw.decode("utf-8", "replace") for record in export.records() if hasattr(record, "raw"))
+
+
+def needles(value: str) -> set[str]:
+    # A value may sit in the file as itself or JSON-escaped inside a JSON string (once or twice).
+    once = json.dumps(value)[1:-1]
+    return {value, once, json.dumps(once)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
+
+
+@pytest.fixture(scope="module")
+def scrubbed(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
+    """Every fixture export scrubbed once, in one multi-file run on 2 workers."""
+    out = tmp_path_factory.mktemp("scrubbed")
+    inputs = [str(p) for p in fixture_exports()]
+    report = scrub_exports(inputs, str(out), ScrubOptions(workers=2, window=4))
+    assert report.spans > 0 and report.entities
+    return {Path(source): out / Path(source).name for source in inputs}
+
+
+def test_no_planted_personal_value_survives_in_any_output(scrubbed, expected_traces) -> None:
+    planted = {item["value"] for item in expected_traces["planted_pii"]}
+    for source, output in scrubbed.items():
+        text = decompressed_text(output)
+        leaked = sorted(v for v in planted if any(n in text for n in needles(v)))
+        assert leaked == [], f"{output.name} still holds {len(leaked)} planted value(s)"
+
+
+def test_every_keep_value_present_in_the_input_survives(scrubbed, expected_traces) -> None:
+    for source, output in scrubbed.items():
+        before, after = decompressed_text(source), decompressed_text(output)
+        for keep in expected_traces["keep"]:
+            if any(n in before for n in needles(keep)):
+                assert any(n in after for n in needles(keep)), f"{keep!r} damaged in {output.name}"
+
+
+def test_output_keeps_format_compression_and_everything_not_personal(scrubbed) -> None:
+    for source, output in scrubbed.items():
+        before, after = open_export(source), open_export(output)
+        assert (after.format, after.compression) == (before.format, before.compression)
+        spans_before, spans_after = list(iter_spans([source])), list(iter_spans([output]))
+        assert len(spans_after) == len(spans_before)
+        for old, new in zip(spans_before, spans_after):
+            assert (new.trace_id, new.span_id, new.parent_span_id, new.name, new.start_ns, new.end_ns) == (
+                old.trace_id, old.span_id, old.parent_span_id, old.name, old.start_ns, old.end_ns)
+            assert new.attributes.keys() == old.attributes.keys()
+            for key, value in old.attributes.items():
+                if not isinstance(value, str):
+                    assert new.attributes[key] == value, key
+
+
+def test_rebuilt_turns_are_the_same_except_for_placeholders(scrubbed) -> None:
+    from promote.listing import list_traces
+
+    source = TRACES / "adk2.otlp.jsonl"
+    before = list_traces([source]).traces
+    after = list_traces([scrubbed[source]]).traces
+    assert [t.trace_id for t in after] == [t.trace_id for t in before]
+    for old, new in zip(before, after):
+        assert len(new.turns) == len(old.turns)
+        for old_turn, new_turn in zip(old.turns, new.turns):
+            assert [c.name for c in new_turn.tool_calls] == [c.name for c in old_turn.tool_calls]
+            assert [c.span_id for c in new_turn.tool_calls] == [c.span_id for c in old_turn.tool_calls]
+            assert (new_turn.input_tokens, new_turn.output_tokens) == (old_turn.input_tokens, old_turn.output_tokens)
+            assert new_turn.span_ids == old_turn.span_ids
+            assert (new_turn.final_response is None) == (old_turn.final_response is None)
+
+
+def test_two_workers_and_one_worker_write_the_same_bytes(tmp_path: Path) -> None:
+    source = str(TRACES / "adk2.otlp.jsonl")
+    scrub_exports([source], str(tmp_path / "one.jsonl"), ScrubOptions(workers=1, window=2))
+    scrub_exports([source], str(tmp_path / "two.jsonl"), ScrubOptions(workers=2, window=2))
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+
+
+def test_dask_local_cluster_writes_the_same_bytes_as_the_local_path(tmp_path: Path) -> None:
+    inputs = [str(TRACES / "adk2.otlp.jsonl.gz"), str(TRACES / "adk2.otlp.pb")]
+    scrub_exports(inputs, str(tmp_path / "local"), ScrubOptions(workers=1, window=3))
+    scrub_exports(inputs, str(tmp_path / "dask"), ScrubOptions(workers=1, window=3, dask="local"))
+    for name in ("adk2.otlp.jsonl.gz", "adk2.otlp.pb"):
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
+
+
+def _with_bad_line(tmp_path: Path) -> Path:
+    lines = (TRACES / "adk2.otlp.jsonl").read_bytes().splitlines(keepends=True)
+    path = tmp_path / "export.jsonl"
+    path.write_bytes(lines[0] + b"Maria Gonzalez 123-45-6789 {not json\n" + b"".join(lines[1:]))
+    return path
+
+
+def test_a_bad_line_is_redacted_whole_and_reported(tmp_path: Path) -> None:
+    source = _with_bad_line(tmp_path)
+    report = scrub_exports([str(source)], str(tmp_path / "out.jsonl"), ScrubOptions(workers=1))
+    out_lines = (tmp_path / "out.jsonl").read_bytes().splitlines()
+    assert len(out_lines) == len(source.read_bytes().splitlines())
+    assert out_lines[1] == b"{}"
+    assert b"Maria" not in (tmp_path / "out.jsonl").read_bytes()
+    assert report.skipped == [{"where": f"{source}:2", "why": report.skipped[0]["why"]}]
+    assert "Maria" not in json.dumps(report.model_dump())
+
+
+def test_strict_stops_at_the_first_bad_line_with_exit_2_and_no_output(tmp_path: Path) -> None:
+    source = _with_bad_line(tmp_path)
+    result = run_cli("scrub", str(source), "-o", str(tmp_path / "out.jsonl"), "--strict", "--workers", "1")
+    assert result.returncode == 2
+    assert result.stderr.decode().count("\n") == 1 and f"{source}:2" in result.stderr.decode()
+    assert b"Maria" not in result.stderr
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_an_interrupted_run_leaves_no_half_file_and_resume_skips_finished_inputs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import promote.batch.run as run
+
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    shutil.copy(TRACES / "adk2.otlp.jsonl", first)
+    shutil.copy(TRACES / "adk1.otlp.jsonl", second)
+    out = tmp_path / "out"
+    real = run._scrub_one
+    calls: list[str] = []
+
+    def failing_on_second(source, *args, **kwargs):
+        calls.append(Path(source).name)
+        if Path(source).name == "b.jsonl" and calls.count("b.jsonl") == 1:
+            raise KeyboardInterrupt
+        return real(source, *args, **kwargs)
+
+    monkeypatch.setattr(run, "_scrub_one", failing_on_second)
+    with pytest.raises(KeyboardInterrupt):
+        scrub_exports([str(first), str(second)], str(out), ScrubOptions(workers=1))
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".promote")) == ["a.jsonl"]
+    report = scrub_exports([str(first), str(second)], str(out), ScrubOptions(workers=1, resume=True))
+    assert [f.resumed for f in report.files] == [True, False]
+    assert calls == ["a.jsonl", "b.jsonl", "b.jsonl"]
+    assert (out / "b.jsonl").exists()
+
+
+def test_stdin_to_stdout_gives_the_same_bytes_as_files(tmp_path: Path) -> None:
+    source = TRACES / "adk2.otlp.jsonl.gz"
+    scrub_exports([str(source)], str(tmp_path / "out.gz"), ScrubOptions(workers=1))
+    result = run_cli("scrub", "-", "-o", "-", "--workers", "1", stdin=source.read_bytes())
+    assert result.returncode == 0, result.stderr.decode()
+    assert result.stdout == (tmp_path / "out.gz").read_bytes()
