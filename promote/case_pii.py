@@ -13,16 +13,22 @@ from promote.validate import field_path
 
 # Machine identifiers and labels, not prose: trace/span ids, hashes, versions, enum-like values.
 _NOT_SCANNED = {
-    ("format",), ("id",), ("status",), ("tier",), ("origin",), ("kind",), ("datasets",),
+    ("format",), ("id",), ("status",), ("tier",), ("origin",), ("kind",), ("datasets",), ("agent",),
     ("provenance", "trace"), ("provenance", "scrubbed"), ("provenance", "source"),
     ("provenance", "review"), ("provenance", "promoted_at"), ("tenant",),
     ("metadata", "budgets"), ("metadata", "draft"),
 }
 
 
+def _is_label(location: tuple[Any, ...]) -> bool:
+    # Tool and figure names are identifiers the agent or the SME chose, not people.
+    return len(location) >= 3 and location[-1] == "name" and (
+        location[0] == "numeric" or location[:2] == ("expected_tools", "calls"))
+
+
 def iter_case_strings(node: Any, location: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
     """(location, text) for every string value of a case tree that is scanned."""
-    if any(location[: len(skip)] == skip for skip in _NOT_SCANNED):
+    if any(location[: len(skip)] == skip for skip in _NOT_SCANNED) or _is_label(location):
         return
     if isinstance(node, dict):
         for key, value in node.items():

@@ -23,7 +23,8 @@ from promote.case_model import FORMAT, Case
 from promote.errors import PromoteError, where
 from promote.fsutil import atomic_write_text
 
-SCHEMA_HEADER = "yaml-language-server: $schema=../../schema/portable-v1.schema.json"
+SCHEMA_FILE = "schema/portable-v1.schema.json"
+SCHEMA_HEADER = f"yaml-language-server: $schema=../../{SCHEMA_FILE}"
 _FORMAT_RE = re.compile(r"^portable-v(\d+)$")
 
 
@@ -101,10 +102,10 @@ def _check_format_version(tree: CommentedMap, path: Path) -> None:
         )
 
 
-def dump_tree(tree: CommentedMap) -> str:
+def dump_tree(tree: CommentedMap, header: str = SCHEMA_HEADER) -> str:
     """Serialise a tree; every written case starts with the schema header line."""
     if not _has_schema_header(tree):
-        tree.yaml_set_start_comment(SCHEMA_HEADER)
+        tree.yaml_set_start_comment(header)
     buffer = StringIO()
     yaml_factory().dump(tree, buffer)
     return buffer.getvalue()
@@ -318,6 +319,16 @@ def _all_scalars(value: dict[str, Any]) -> bool:
     return all(not isinstance(item, (dict, list)) for item in value.values())
 
 
+def schema_header_for(path: str | Path) -> str:
+    """The header for a case at `path`: relative to the nearest `schema/` folder above it that holds
+    the portable-v1 schema (the eval repo's own copy), else the eval-repo layout `evals/cases/`."""
+    folder = Path(path).resolve().parent
+    for depth, ancestor in enumerate([folder, *folder.parents]):
+        if (ancestor / SCHEMA_FILE).is_file():
+            return f"yaml-language-server: $schema={'../' * depth}{SCHEMA_FILE}"
+    return SCHEMA_HEADER
+
+
 def write_tree(path: str | Path, tree: CommentedMap) -> None:
     """Write a tree atomically (temp file + rename): a failed write leaves the old file intact."""
-    atomic_write_text(Path(path), dump_tree(tree))
+    atomic_write_text(Path(path), dump_tree(tree, schema_header_for(path)))

@@ -51,9 +51,12 @@ def _cmd_draft(args: argparse.Namespace) -> int:
     if args.all:
         if args.cases_dir is None:
             raise PromoteError("--all writes one case per turn and needs --cases-dir DIR")
+        notes: list[str] = []
         for path in draft_all(Path(args.file), cases_dir=args.cases_dir, tool=args.tool, agent=args.agent,
-                              options=options):
+                              options=options, notes=notes):
             print(f"wrote {path}")
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
         return 0
     if args.trace is None:
         raise PromoteError("which trace? pass --trace ID (promote traces FILE lists them) or --all")

@@ -9,12 +9,25 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+CARRYOVER_TRACE = "6ba1f49a4e0b98a257a16cb62edefd94"  # the hero turn in the bundled ADK 2 export
+OUT = "out/demo"
+
 STEPS: list[tuple[str, list[str]]] = [
-    ("Validate the golden seed cases", ["validate", "fixtures/cases/golden"]),
+    ("List the traces of a real google-adk export (text is scrubbed)",
+     ["traces", "fixtures/traces/adk2.otlp.jsonl"]),
+    ("Batch-scrub a compressed export, keeping its format",
+     ["scrub", "fixtures/traces/adk2.otlp.jsonl.gz", "-o", f"{OUT}/adk2.scrubbed.jsonl.gz",
+      "--report", f"{OUT}/scrub-report.json"]),
+    ("Draft a golden case from the PTO carryover turn",
+     ["draft", "fixtures/traces/adk2.otlp.jsonl", "--trace", CARRYOVER_TRACE, "--by", "hermione.g",
+      "--cases-dir", f"{OUT}/cases", "-o", f"{OUT}/cases", "--force"]),
+    ("Validate the seed cases and the new draft",
+     ["validate", "fixtures/cases/golden", f"{OUT}/cases"]),
 ]
 
 
 def main() -> int:
+    (ROOT / OUT / "cases").mkdir(parents=True, exist_ok=True)
     for title, args in STEPS:
         print(f"\n== {title}\n$ promote {shlex.join(args)}", flush=True)
         result = subprocess.run([sys.executable, "-m", "promote.cli", *args], cwd=ROOT)

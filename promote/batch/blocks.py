@@ -3,12 +3,15 @@
 A block is `window` consecutive records of one export. Placeholder contexts live for one block (one
 context per trace id in it), which is what bounds memory; the local and the Dask paths cut the same
 blocks, so they write the same bytes. A trace spread over more than one block gets a fresh numbering in
-each block (keyed mode, `--key-file`, gives the same token everywhere).
+each block (keyed mode, `--key-file`, gives the same token everywhere), but what it *detects* does not
+depend on blocks: the values its spans hold under personal keys anywhere before are carried into every
+block as the trace's known values (`KnownValues`), so a bare first name is caught in a later block too.
 """
 
 from __future__ import annotations
 
 import io
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
@@ -37,6 +40,8 @@ class BlockJob:
     """None, or zstd-framed when every message is compressed on its own (concatenable parts)."""
     items: list[Record | Skipped]
     """The block's records and bad records, in file order."""
+    known: dict[str | None, list[tuple[str, str]]] = field(default_factory=dict)
+    """Per trace id: (entity, value) found under personal keys in this and earlier blocks."""
 
 
 @dataclass
@@ -82,7 +87,12 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
         spans += sum(1 for _ in codec.spans(item))
         codec.rewrite_strings(item, lambda slot: slots.append(slot))  # collect only: returns None
         records.append(item)
-    items = [(contexts.setdefault(slot.trace_id, engine.new_context()), slot.key, slot.value) for slot in slots]
+    items = [(_context(contexts, slot.trace_id, job, engine), slot.key, slot.value) for slot in slots]
+    # Two passes: the first teaches each trace's context every value found anywhere in the block, so
+    # a name detected late (the user's message) is also caught where it came earlier (the root span's
+    # output); the second, served from the analysis cache, writes the result with that knowledge.
+    engine.scrub_many(items)
+    first_pass = engine.report.model_copy(deep=True)
     replacements = iter(engine.scrub_many(items))
     scrubbed = [
         record if record.raw is REDACTED_LINE else codec.rewrite_strings(record, lambda _: next(replacements))
@@ -99,8 +109,45 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
         records=sum(1 for r in records if r.raw is not REDACTED_LINE),
         strings=len(slots),
         skipped=skipped,
-        report=_report_delta(before, engine.report),
+        report=_report_delta(first_pass, engine.report) | {"unique_strings": first_pass.unique_strings - before.unique_strings},
     )
+
+
+def _context(contexts: dict, trace_id: str | None, job: BlockJob, engine: Any) -> Any:
+    if trace_id not in contexts:
+        ctx = contexts[trace_id] = engine.new_context()
+        for entity, value in job.known.get(trace_id, ()):
+            ctx.remember(entity, value)
+    return contexts[trace_id]
+
+
+class KnownValues:
+    """Per trace, the values under personal keys seen so far in an export (the last `limit` traces)."""
+
+    def __init__(self, engine: Any, limit: int = 20_000) -> None:
+        self._engine = engine
+        self._limit = limit
+        self._contexts: OrderedDict[str | None, Any] = OrderedDict()
+
+    def annotate(self, job: BlockJob) -> BlockJob:
+        """Harvest the block (keys only, no NER) and attach each of its traces' known values."""
+        codec = Export(job.path, job.format, None, job.framing)
+        slots = []
+        for item in job.items:
+            if isinstance(item, Record):
+                codec.rewrite_strings(item, lambda slot: slots.append(slot))
+        self._engine.harvest([(self._context(slot.trace_id), slot.key, slot.value) for slot in slots])
+        job.known = {trace_id: self._contexts[trace_id].known_values() for trace_id in {s.trace_id for s in slots}}
+        return job
+
+    def _context(self, trace_id: str | None) -> Any:
+        if trace_id in self._contexts:
+            self._contexts.move_to_end(trace_id)
+        else:
+            self._contexts[trace_id] = self._engine.new_context()
+            if len(self._contexts) > self._limit:
+                self._contexts.popitem(last=False)
+        return self._contexts[trace_id]
 
 
 def _redacted(item: Skipped, framing: str) -> Record:

@@ -15,9 +15,9 @@ from typing import Any, Callable, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from promote.batch.blocks import BlockJob, BlockResult, cut_blocks
+from promote.batch.blocks import BlockJob, BlockResult, KnownValues, cut_blocks
 from promote.batch.output import OutputAssembler, ResumeLog, plan_outputs
-from promote.batch.workers import LocalPool
+from promote.batch.workers import LocalPool, make_engine
 from promote.errors import PromoteError
 from promote.ingest import open_export
 
@@ -109,14 +109,15 @@ def scrub_exports(
     resume_log = ResumeLog(Path(output)) if len(inputs) > 1 else None
     report = ScrubRunReport(workers=options.workers, window=options.window,
                             policy=f"{policy.name}@sha256:{policy.sha256}")
-    runner = _runner(options, policy, key)
+    engine = make_engine(policy, key)  # this process's: harvests known values, scrubs when workers == 1
+    runner = _runner(options, policy, key, engine)
     try:
         for source, target in outputs:
             if options.resume and resume_log is not None and resume_log.done(source, target):
                 report.files.append(FileSummary(input=source, output=str(target), format="-",
                                                 compression=None, spans=0, records=0, resumed=True))
                 continue
-            report.files.append(_scrub_one(source, target, options, runner, report, progress))
+            report.files.append(_scrub_one(source, target, options, runner, KnownValues(engine), report, progress))
             if resume_log is not None:
                 resume_log.mark(source, target)
         report.presidio_version = runner.presidio_version
@@ -127,13 +128,14 @@ def scrub_exports(
     return report
 
 
-def _scrub_one(source, target, options, runner, report, progress) -> FileSummary:
+def _scrub_one(source, target, options, runner, known, report, progress) -> FileSummary:
     export = open_export(source)
     part_compression = "zstd-framed" if export.compression == "zstd-framed" else None
     final_compression = None if part_compression else export.compression
     spans = records = 0
     with OutputAssembler(target, final_compression) as assembler:
-        for result in runner.run(_checked(cut_blocks(export, options.window, part_compression), options)):
+        jobs = _checked(cut_blocks(export, options.window, part_compression), options)
+        for result in runner.run(known.annotate(job) for job in jobs):
             assembler.write(result.data)
             _add(report, result)
             spans += result.spans
@@ -168,12 +170,12 @@ def _add(report: ScrubRunReport, result: BlockResult) -> None:
         setattr(report, name, dict(sorted(merged.items())))
 
 
-def _runner(options: ScrubOptions, policy: Any, key: bytes | None):
+def _runner(options: ScrubOptions, policy: Any, key: bytes | None, engine: Any):
     if options.dask:
         from promote.batch.dask_runner import DaskRunner
 
         return DaskRunner(options.dask, options.workers, policy, key)
-    return LocalPool(options.workers, policy, key)
+    return LocalPool(options.workers, policy, key, engine)
 
 
 def _load_policy(load_policy, path: Path | None):

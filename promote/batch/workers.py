@@ -31,11 +31,11 @@ class LocalPool:
     """Runs blocks in order; with several workers at most 2 blocks per worker are in flight, so
     memory stays flat however large the input."""
 
-    def __init__(self, workers: int, policy: Any, key: bytes | None) -> None:
+    def __init__(self, workers: int, policy: Any, key: bytes | None, engine: Any) -> None:
         self.presidio_version = metadata.version("presidio-analyzer")
         self._workers = workers
         if workers == 1:
-            self._engine = make_engine(policy, key)
+            self._engine = engine
             self._pool = None
         else:
             self._engine = None

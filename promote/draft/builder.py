@@ -1,0 +1,168 @@
+"""`draft_case`: one turn of an already scrubbed trace → a draft portable-v1 case and review notes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from promote.case_model import (
+    Case,
+    ExpectedToolCall,
+    ExpectedTools,
+    Kind,
+    Safety,
+    SafetyRule,
+    ScrubInfo,
+)
+from promote.case_rules import PLACEHOLDER_RE
+from promote.draft import citations, entities, figures, naming, provenance, repo
+from promote.errors import PromoteError
+from promote.trace_model import Trace, Turn
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class DraftOptions(_Model):
+    """What the caller (CLI, UI, tests) can set about a draft."""
+
+    case_id: str | None = None
+    """`--id`: the case id; suggested as `<pillar>.<topic>_<NNN>` when None."""
+    by: str | None = None
+    """`--by`: who promotes; git `user.name`/`user.email` of the cases dir, else the login name."""
+    cases_dir: Path | None = None
+    """`--cases-dir`: the eval repo's cases (id numbering, duplicates, entity catalog)."""
+    retrieval_tools: list[str] | None = None
+    """Tools whose results are retrieval chunks; None: any result shaped like a list of chunks."""
+    pillar: str | None = None
+    """Pillar of the suggested id; None: guessed from the tool, agent and input words."""
+    now: datetime | None = None
+    """`promoted_at`; None: the current time (tests inject a fixed one)."""
+
+
+class DraftResult(_Model):
+    """A draft case, what the SME should look at first, and an existing case it may duplicate."""
+
+    case: Case
+    """The draft (status draft, origin trace)."""
+    notes: list[str]
+    """Review notes: placeholder arguments, entity suggestions, figures and citations to check."""
+    duplicate_of: str | None = None
+    """Path of an existing case with the same input and tool trajectory, if any."""
+
+
+def draft_case(
+    trace: Trace, turn_index: int, *, export_path: Path, scrub: ScrubInfo, options: DraftOptions
+) -> DraftResult:
+    """Build the draft of turn `turn_index` of a trace that `promote.scrub_trace` already scrubbed."""
+    turn = _turn(trace, turn_index)
+    notes: list[str] = []
+    calls = [_expected_call(call.name, call.args, index, notes) for index, call in enumerate(turn.tool_calls)]
+    notes += [f"expected_tools.calls[{index}] ({call.name}) failed in the trace: keep it only if calling it "
+              "is what the agent should do" for index, call in enumerate(turn.tool_calls) if call.error]
+    reply = turn.final_response
+    numeric, figure_notes = figures.suggest_figures(reply or "", turn.tool_calls)
+    chunks = citations.retrieval_chunks(turn.tool_calls, options.retrieval_tools)
+    must_cite, citation_notes = citations.cited_in_reply(reply or "", chunks)
+    notes += figure_notes + citation_notes
+    if numeric:
+        notes.append(f"{len(numeric)} figure(s) suggested: check each name and assign its oracle of record; "
+                     "derived ones were computed by the agent")
+
+    # Personal data was scrubbed out of this turn: the reply must never leak another employee's.
+    safety = Safety(must_not=[SafetyRule(category="pii-leak", scope="other-employee records")]) if _scrubbed(turn) else None
+    kinds: list[Kind] = []
+    if calls or reply:
+        kinds.append("functional")
+    if chunks:
+        kinds.append("retrieval")
+    if numeric:
+        kinds.append("numeric")
+    if safety:
+        kinds.append("safety")
+
+    agent = trace.agent or trace.service
+    pillar = options.pillar or naming.pillar_of(turn.tool_calls, [agent or ""], turn.user_input)
+    topic = naming.topic_of(turn.tool_calls, turn.user_input, pillar)
+    case_id = options.case_id or repo.next_case_id(f"{pillar}.{topic}", options.cases_dir)
+    catalog = entities.find_catalog(options.cases_dir)
+    for handle, shared in entities.suggest_handles(catalog, turn):
+        notes.append(f"entities[0]: catalog handle {handle} may fit (shares: {', '.join(shared)})")
+    if turn.started_at is None:
+        notes.append("the turn has no start time: set params.as_of to the date of record")
+
+    title = naming.title_from_input(turn.user_input) or f"Turn {turn.index} of {agent or 'the agent'}"
+    # Defaults are passed explicitly: only fields that were set are written to the YAML.
+    fields: dict[str, Any] = dict(
+        format="portable-v1", id=case_id, revision=1, status="draft", tier="golden", origin="trace",
+        title=title, agent=agent, input=turn.user_input, entities=[entities.REQUESTING_EMPLOYEE],
+        tenant=catalog.tenant or entities.DEFAULT_TENANT,
+        metadata={"pillar": pillar, "sensitivity": "production-scrubbed", "budgets": provenance.budgets(turn)},
+        provenance=provenance.build_provenance(
+            trace, turn,
+            export_sha256=provenance.file_sha256(export_path),
+            scrub=scrub,
+            promoted_by=repo.promoting_user(options.by, options.cases_dir),
+            now=options.now,
+        ),
+        kind=kinds,
+    )
+    if turn.started_at is not None:
+        fields["params"] = {"as_of": turn.started_at.astimezone(UTC).date().isoformat()}
+    if calls:
+        fields["expected_tools"] = ExpectedTools(order="in_order", calls=calls)
+    if chunks:
+        fields["retrieval_context"] = chunks
+    if reply:
+        fields["expected_output"] = reply
+    if numeric:
+        fields["numeric"] = numeric
+    if must_cite:
+        fields["must_cite"] = must_cite
+    if safety:
+        fields["safety"] = safety
+    case = Case(**fields)
+    duplicate = repo.find_duplicate(options.cases_dir, case.input, [call.name for call in calls])
+    return DraftResult(case=case, notes=notes, duplicate_of=str(duplicate) if duplicate else None)
+
+
+def _turn(trace: Trace, turn_index: int) -> Turn:
+    count = len(trace.turns)
+    if not 0 <= turn_index < count:
+        raise PromoteError(
+            f"trace {trace.trace_id} has {count} turn(s); there is no turn {turn_index}",
+            hint=f"use --turn 0..{count - 1}" if count else "the trace has no agent turns to draft from",
+        )
+    turn = trace.turns[turn_index]
+    if turn.user_input is None:
+        raise PromoteError(
+            f"turn {turn_index} of trace {trace.trace_id} has no recorded user message",
+            hint="the agent ran with content capture off; see `promote traces` for how to turn it on",
+        )
+    return turn
+
+
+def _expected_call(name: str, args: object, index: int, notes: list[str]) -> ExpectedToolCall:
+    if args in (None, {}):
+        return ExpectedToolCall(name=name)
+    if not isinstance(args, dict):
+        notes.append(f"expected_tools.calls[{index}] ({name}): the trace holds its arguments as text, not JSON: "
+                     "arguments left out")
+        return ExpectedToolCall(name=name)
+    held = [key for key, value in args.items() if PLACEHOLDER_RE.search(str(value))]
+    if held:
+        notes.append(f"expected_tools.calls[{index}] ({name}): {', '.join(held)} hold(s) a scrub placeholder: "
+                     "replace with the sandbox value or match with ignore/regex")
+    return ExpectedToolCall(name=name, args=args)
+
+
+def _scrubbed(turn: Turn) -> bool:
+    """True when a scrub placeholder appears anywhere in the turn (input, calls, reply)."""
+    texts = [turn.user_input or "", turn.final_response or ""]
+    for call in turn.tool_calls:
+        texts += [str(call.args), str(call.result), call.error or ""]
+    return any(PLACEHOLDER_RE.search(text) for text in texts)

@@ -1,0 +1,27 @@
+"""Reading trace exports: every format becomes our `promote.trace_model.Span` here and nowhere else.
+
+`open_export` sniffs a file's compression and format from its content; `Export.records` streams its
+framing units; `Export.spans` converts one; `Export.rewrite_strings` and `write_export` let the batch
+scrubber change string values and write the export back in its own format and compression.
+`iter_spans` and `iter_trace_groups` stream many files at once.
+"""
+
+from promote.ingest.formats.base import Record, StringSlot
+from promote.ingest.reader import COMPRESSIONS, FORMATS, NOTHING_FOUND, Export, open_export, write_export
+from promote.ingest.window import iter_record_spans, iter_spans, iter_trace_groups
+from promote.trace_model import Skipped
+
+__all__ = [
+    "COMPRESSIONS",
+    "FORMATS",
+    "NOTHING_FOUND",
+    "Export",
+    "Record",
+    "Skipped",
+    "StringSlot",
+    "iter_record_spans",
+    "iter_spans",
+    "iter_trace_groups",
+    "open_export",
+    "write_export",
+]

@@ -1,0 +1,232 @@
+"""OTLP JSON (ExportTraceServiceRequest / TracesData), its JSON-lines form and Grafana Tempo exports.
+
+Accepts every spelling seen in real files (trace-formats.md §1.2): camelCase and snake_case keys,
+`batches` (Tempo) for `resourceSpans`, one bare ResourceSpans per line (pre-release json-file exporter),
+`instrumentationLibrarySpans`/`instrumentationLibrary` for `scopeSpans`/`scope`, ids as hex or base64,
+enums as numbers or names, int64 as strings or numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from promote.ingest.formats.base import JsonCodec, Path, StringSlot, norm_id, note, safe_id, to_int
+from promote.trace_model import Skipped, Span
+
+_REQUEST_KEYS = ("resourceSpans", "resource_spans", "batches")
+_SCOPE_SPANS_KEYS = ("scopeSpans", "scope_spans", "instrumentationLibrarySpans", "instrumentation_library_spans")
+_SCOPE_KEYS = ("scope", "instrumentationLibrary", "instrumentation_library")
+
+KINDS = ("UNSPECIFIED", "INTERNAL", "SERVER", "CLIENT", "PRODUCER", "CONSUMER")
+STATUS_CODES = ("UNSET", "OK", "ERROR")
+
+_STRING_KEYS = ("stringValue", "string_value")
+_ARRAY_KEYS = ("arrayValue", "array_value")
+_KVLIST_KEYS = ("kvlistValue", "kvlist_value")
+
+
+def _first(obj: dict, keys: tuple[str, ...]) -> tuple[str | None, Any]:
+    for key in keys:
+        if key in obj:
+            return key, obj[key]
+    return None, None
+
+
+def _get(obj: dict, camel: str, snake: str) -> Any:
+    value = obj.get(camel)
+    return obj.get(snake) if value is None else value
+
+
+def resource_blocks(doc: dict) -> Iterator[tuple[Path, dict]]:
+    """(path, ResourceSpans) of a request, or of a bare ResourceSpans line."""
+    key, blocks = _first(doc, _REQUEST_KEYS)
+    if key is None:
+        yield (), doc
+        return
+    for index, block in enumerate(blocks or ()):
+        if isinstance(block, dict):
+            yield (key, index), block
+
+
+def scope_blocks(block: dict) -> Iterator[tuple[Path, dict]]:
+    key, scopes = _first(block, _SCOPE_SPANS_KEYS)
+    for index, scope_spans in enumerate(scopes or ()):
+        if isinstance(scope_spans, dict):
+            yield (key, index), scope_spans
+
+
+def enum_name(value: Any, names: tuple[str, ...], prefix: str, default: str) -> str:
+    """An enum given as a number, a numeric string or a name (`SPAN_KIND_SERVER`, `SERVER`)."""
+    if value is None or value == "":
+        return default
+    if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
+        index = int(value)
+        return names[index] if 0 <= index < len(names) else default
+    name = str(value).upper().removeprefix(prefix)
+    return name if name in names else default
+
+
+def any_value(value: Any) -> Any:
+    """Decode an OTLP AnyValue (`{}` is null; bytes stay base64 text)."""
+    if not isinstance(value, dict) or not value:
+        return None
+    text = value.get("stringValue")
+    if text is not None:  # by far the most common case
+        return text
+    for key, item in value.items():
+        if key in _STRING_KEYS:
+            return item
+        if key in ("intValue", "int_value"):
+            return to_int(item)
+        if key in ("doubleValue", "double_value"):
+            return float(item)
+        if key in ("boolValue", "bool_value"):
+            return item if isinstance(item, bool) else str(item).lower() == "true"
+        if key in _ARRAY_KEYS:
+            return [any_value(v) for v in (item or {}).get("values") or ()]
+        if key in _KVLIST_KEYS:
+            return {kv.get("key"): any_value(kv.get("value")) for kv in (item or {}).get("values") or ()}
+        if key in ("bytesValue", "bytes_value"):
+            return item
+    return None
+
+
+def attributes(items: Any) -> dict[str, Any]:
+    """OTLP `[{key, value}]` attributes as a dict of decoded values."""
+    decoded = {}
+    for kv in items or ():
+        try:
+            value = kv.get("value")
+            text = value.get("stringValue") if type(value) is dict else None
+            decoded[kv["key"]] = text if text is not None else any_value(value)
+        except (AttributeError, KeyError, TypeError):
+            continue  # not a {key, value} pair: nothing to read
+    return decoded
+
+
+class OtlpJsonCodec(JsonCodec):
+    """OTLP JSON requests (also Tempo `batches` and bare ResourceSpans lines)."""
+
+    def check(self, doc: Any) -> str | None:
+        if not isinstance(doc, dict):
+            return "not an OTLP JSON object"
+        if _first(doc, _REQUEST_KEYS)[0] or _first(doc, _SCOPE_SPANS_KEYS)[0]:
+            return None
+        return "not an OTLP trace request (no resourceSpans)"
+
+    def spans(self, doc: dict, where: str, skipped: list[Skipped] | None) -> Iterator[Span]:
+        for _, block in resource_blocks(doc):
+            resource = attributes((block.get("resource") or {}).get("attributes"))
+            for _, scope_spans in scope_blocks(block):
+                scope = _first(scope_spans, _SCOPE_KEYS)[1] or {}
+                for span in scope_spans.get("spans") or ():
+                    converted = self._span(span, where, skipped, resource, scope)
+                    if converted is not None:
+                        yield converted
+
+    def _span(self, span: Any, where: str, skipped: list[Skipped] | None, resource: dict, scope: dict) -> Span | None:
+        if not isinstance(span, dict):
+            note(skipped, where, "a span that is not a JSON object")
+            return None
+        name = span.get("name") or ""
+        try:
+            trace_id = norm_id(_get(span, "traceId", "trace_id"), 16)
+            span_id = norm_id(_get(span, "spanId", "span_id"), 8)
+            parent_id = norm_id(_get(span, "parentSpanId", "parent_span_id"), 8)
+        except ValueError as error:
+            note(skipped, where, f"span {name!r}: {error}")
+            return None
+        if trace_id is None or span_id is None:
+            missing = "trace id" if trace_id is None else "span id"
+            note(skipped, where, f"span {name!r} has no {missing}")
+            return None
+        status = span.get("status") or {}
+        try:
+            events = [
+                dict(name=event.get("name") or "",
+                    time_ns=to_int(_get(event, "timeUnixNano", "time_unix_nano")) or None,
+                    attributes=attributes(event.get("attributes")),
+                )
+                for event in span.get("events") or ()
+            ]
+            return Span(
+                trace_id=trace_id,
+                span_id=span_id,
+                parent_span_id=parent_id,
+                name=name,
+                kind=enum_name(span.get("kind"), KINDS, "SPAN_KIND_", "UNSPECIFIED"),
+                start_ns=to_int(_get(span, "startTimeUnixNano", "start_time_unix_nano")),
+                end_ns=to_int(_get(span, "endTimeUnixNano", "end_time_unix_nano")),
+                status_code=enum_name(status.get("code"), STATUS_CODES, "STATUS_CODE_", "UNSET"),
+                status_message=status.get("message") or None,
+                attributes=attributes(span.get("attributes")),
+                events=events,
+                resource=resource,
+                scope_name=scope.get("name") or None,
+                scope_version=scope.get("version") or None,
+                where=where,
+            )
+        except (TypeError, ValueError, AttributeError) as error:
+            note(skipped, where, f"span {name!r} ({span_id}): malformed field ({error})")
+            return None
+
+    def slots(self, doc: dict) -> Iterator[tuple[StringSlot, Path]]:
+        for block_path, block in resource_blocks(doc):
+            spans = [(path, scope_spans) for path, scope_spans in scope_blocks(block)]
+            trace_ids = {
+                str(_get(span, "traceId", "trace_id"))
+                for _, scope_spans in spans
+                for span in scope_spans.get("spans") or ()
+                if isinstance(span, dict)
+            }
+            only_trace = safe_id(trace_ids.pop(), 16) if len(trace_ids) == 1 else None
+            resource = block.get("resource") or {}
+            yield from _attribute_slots(
+                resource.get("attributes"), (*block_path, "resource", "attributes"), (only_trace, None, None, "resource")
+            )
+            for scope_path, scope_spans in spans:
+                scope_key, scope = _first(scope_spans, _SCOPE_KEYS)
+                if scope_key:
+                    yield from _attribute_slots(
+                        (scope or {}).get("attributes"),
+                        (*block_path, *scope_path, scope_key, "attributes"),
+                        (only_trace, None, None, "scope"),
+                    )
+                for index, span in enumerate(scope_spans.get("spans") or ()):
+                    if isinstance(span, dict):
+                        yield from _span_slots(span, (*block_path, *scope_path, "spans", index))
+
+
+
+def _span_slots(span: dict, path: Path) -> Iterator[tuple[StringSlot, Path]]:
+    owner = (safe_id(_get(span, "traceId", "trace_id"), 16), safe_id(_get(span, "spanId", "span_id"), 8), span.get("name"))
+    yield from _attribute_slots(span.get("attributes"), (*path, "attributes"), (*owner, "span"))
+    for index, event in enumerate(span.get("events") or ()):
+        yield from _attribute_slots(event.get("attributes"), (*path, "events", index, "attributes"), (*owner, "event"))
+    for index, link in enumerate(span.get("links") or ()):
+        yield from _attribute_slots(link.get("attributes"), (*path, "links", index, "attributes"), (*owner, "link"))
+    status = span.get("status")
+    if isinstance(status, dict) and isinstance(status.get("message"), str) and status["message"]:
+        yield StringSlot(*owner, "status", "status.message", status["message"]), (*path, "status", "message")
+
+
+def _attribute_slots(items: Any, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    for index, kv in enumerate(items or ()):
+        if isinstance(kv, dict) and "value" in kv:
+            yield from _value_slots(kv["value"], str(kv.get("key")), (*path, index, "value"), owner)
+
+
+def _value_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    if not isinstance(value, dict):
+        return
+    for name, item in value.items():
+        if name in _STRING_KEYS and isinstance(item, str):
+            yield StringSlot(*owner, key, item), (*path, name)
+        elif name in _ARRAY_KEYS and isinstance(item, dict):
+            for index, element in enumerate(item.get("values") or ()):
+                yield from _value_slots(element, f"{key}.{index}", (*path, name, "values", index), owner)
+        elif name in _KVLIST_KEYS and isinstance(item, dict):
+            for index, kv in enumerate(item.get("values") or ()):
+                if isinstance(kv, dict):
+                    yield from _value_slots(kv.get("value"), f"{key}.{kv.get('key')}", (*path, name, "values", index, "value"), owner)

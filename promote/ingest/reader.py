@@ -1,0 +1,341 @@
+"""Open any trace export by content, read it as records and spans, rewrite it, write it back.
+
+This is the one place where an export format becomes our `Span` ("convert at the boundary"); the
+batch scrubber uses the same `Export` to rewrite string values in place and `write_export` to write
+the result in the input's own format, framing and compression.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import struct
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+import zstandard
+
+from promote.errors import PromoteError
+from promote.ingest.containers import (
+    MAX_MESSAGE,
+    Broken,
+    CompressedWriter,
+    Frame,
+    Replay,
+    Tail,
+    decompressed,
+    framed,
+    iter_length_prefixed,
+    iter_lines,
+    iter_values,
+    open_source,
+    read_head,
+    sniff_compression,
+)
+from promote.ingest.formats import CODECS
+from promote.ingest.formats.base import Record, StringSlot, set_at
+from promote.ingest.formats.otlp_proto import looks_like_request
+from promote.trace_model import Skipped, Span
+
+FORMATS = ("otlp-json", "otlp-jsonl", "otlp-proto", "jaeger", "tempo", "console", "adk-dev")
+COMPRESSIONS = (None, "gzip", "zstd", "zstd-framed")
+NOTHING_FOUND = "no trace data found: not OTLP JSON/JSON lines/protobuf, Jaeger, Tempo or console output"
+_HEAD = 1 << 20
+_MAX_FIRST_LINE = 64 << 20
+_KEY = re.compile(rb'"([A-Za-z_][A-Za-z0-9_.]*)"\s*:')
+_ADK_DEV_ID = re.compile(rb'"span_id"\s*:\s*\d')
+
+
+class Export:
+    """One export file: its format and compression, read lazily record by record."""
+
+    def __init__(self, path: str, format: str, compression: str | None, framing: str, stdin: BinaryIO | None = None) -> None:
+        self.path = path
+        """The file as given (`-` for stdin)."""
+        self.format = format
+        """otlp-json, otlp-jsonl, otlp-proto, jaeger, tempo, console or adk-dev."""
+        self.compression = compression
+        """None, gzip, zstd or zstd-framed (the Collector's per-message zstd behind a length prefix)."""
+        self.framing = framing
+        """How records are cut: lines, values (JSON values / array elements) or length-prefixed."""
+        self._codec = CODECS[format]
+        self._stdin = stdin
+
+    def __repr__(self) -> str:
+        return f"Export({self.path!r}, format={self.format!r}, compression={self.compression!r})"
+
+    def _open(self) -> BinaryIO:
+        if self.path != "-":
+            return open_source(self.path)
+        if self._stdin is None:
+            raise PromoteError("standard input can be read only once", where="-")
+        stream, self._stdin = self._stdin, None
+        return stream
+
+    def records(self) -> Iterator[Record | Skipped]:
+        """The records in file order, with a Skipped entry for each part that cannot be read.
+
+        Streaming: only the current record (and, to attach the file's trailing bytes, the one before it)
+        is held in memory.
+        """
+        binary = self.framing == "length-prefixed"
+        stream = self._open()
+        try:
+            if self.compression == "zstd-framed":
+                items: Iterator[Frame | Broken | Tail] = iter_length_prefixed(stream, zstd_frames=True)
+            else:
+                content = decompressed(stream, self.compression)
+                if binary:
+                    items = iter_length_prefixed(content, zstd_frames=False)
+                else:
+                    items = (iter_lines if self.framing == "lines" else iter_values)(content)
+            pending: Record | None = None
+            for item in items:
+                if isinstance(item, Tail):
+                    if pending is not None:
+                        pending.suffix = item.data
+                    continue
+                where = f"{self.path}:#{item.number}" if binary else f"{self.path}:{item.number}"
+                if isinstance(item, Broken):
+                    if pending is not None:
+                        yield pending
+                        pending = None
+                    yield Skipped(where=where if item.number is not None else self.path, why=item.why)
+                    continue
+                record_or_skip = self._record(item, where)
+                if isinstance(record_or_skip, Skipped):
+                    if pending is not None:  # file order: the record before the bad one comes first
+                        yield pending
+                        pending = None
+                    yield record_or_skip
+                    continue
+                if pending is not None:
+                    yield pending
+                pending = record_or_skip
+            if pending is not None:
+                yield pending
+        finally:
+            stream.close()
+
+    def _record(self, frame: Frame, where: str) -> Record | Skipped:
+        doc = frame.doc
+        if doc is None:
+            try:
+                doc = self._codec.decode(frame.raw)
+            except ValueError as error:
+                what = "not JSON" if self.format != "otlp-proto" else "not readable"
+                return Skipped(where=where, why=f"{what}: {error}")
+        why = self._codec.check(doc)
+        if why is not None:
+            return Skipped(where=where, why=why)
+        return Record(where=where, raw=frame.raw, doc=doc, prefix=frame.prefix)
+
+    def spans(self, record: Record, skipped: list[Skipped] | None = None) -> Iterator[Span]:
+        """Our spans of one record; spans that cannot be used are noted in `skipped`."""
+        return self._codec.spans(record.doc, record.where, skipped)
+
+    def rewrite_strings(self, record: Record, fn: Callable[[StringSlot], str | None]) -> Record:
+        """Call `fn` for every string value of the record's spans (attributes, also nested ones, event
+        and link attributes, status message, resource and scope attributes; never keys, ids, names,
+        timestamps, numbers or booleans) and return the record with the replacements `fn` returned.
+
+        The given record is left as it was; a record in which nothing changed is returned as is, with
+        its original bytes; a changed one is re-encoded the way the input encoded it.
+        """
+        changes = []
+        for slot, path in self._codec.slots(record.doc):
+            replacement = fn(slot)
+            if replacement is not None and replacement != slot.value:
+                changes.append((path, replacement))
+        if not changes:
+            return record
+        doc = self._codec.decode(record.raw)  # a fresh copy: cheaper than deepcopy, and leaves `record` intact
+        for path, replacement in changes:
+            set_at(doc, path, replacement)
+        raw = self._codec.encode(doc, record.raw)
+        return Record(where=record.where, raw=raw, doc=doc, prefix=record.prefix, suffix=record.suffix)
+
+
+def open_export(path: str | Path) -> Export:
+    """Sniff an export's compression and format from its content (never its name); `-` is stdin.
+
+    Raises PromoteError when the file cannot be read, is empty, or is no known trace format.
+    """
+    name = str(path)
+    source = open_source(name)
+    recorded = _Recording(source) if name == "-" else source
+    try:
+        format, compression, framing = _sniff(name, recorded)  # type: ignore[arg-type]
+    finally:
+        if name != "-":
+            source.close()
+    stdin = io.BufferedReader(Replay(recorded.data, source)) if isinstance(recorded, _Recording) else None  # type: ignore[arg-type]
+    return Export(name, format, compression, framing, stdin)
+
+
+class _Recording(io.RawIOBase):
+    """Keeps what sniffing read from stdin, so that the records can be read from the start."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._parts: list[bytes] = []
+
+    @property
+    def data(self) -> bytes:
+        return b"".join(self._parts)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        data = self._stream.read(len(buffer))
+        self._parts.append(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:  # sniffing must not close stdin
+        pass
+
+
+def _sniff(name: str, raw: BinaryIO) -> tuple[str, str | None, str]:
+    magic, _ = read_head(raw, 8)
+    compression = sniff_compression(magic)
+    stream = io.BufferedReader(Replay(magic, raw))  # type: ignore[arg-type]
+    if compression == "zstd-framed":
+        first = next(iter_length_prefixed(stream, zstd_frames=True), None)
+        if isinstance(first, Frame):
+            kind = _sniff_content(first.raw, complete=True)
+            if kind is not None:
+                format, _ = kind
+                return ("otlp-jsonl" if format == "otlp-json" else format), compression, "length-prefixed"
+        raise PromoteError(NOTHING_FOUND, where=name, hint="the file looks like zstd frames behind length prefixes, but the first frame holds no traces")
+    content = decompressed(stream, compression)
+    head, error = read_head(content, _HEAD)
+    while error is None and len(head) < _MAX_FIRST_LINE and b"\n" not in head.strip() and len(head) % _HEAD == 0 and head:
+        more, error = read_head(content, len(head))
+        if not more:
+            break
+        head += more
+    complete = error is None and len(head) % _HEAD != 0
+    if not head.strip():
+        raise PromoteError("empty file" + (" after decompression" if compression else ""), where=name,
+                           hint="the exporter wrote nothing here; check its output path")
+    kind = _sniff_content(head, complete)
+    if kind is None and not head.lstrip()[:1] in (b"{", b"["):
+        kind = _sniff_proto(head, content)
+    if kind is None:
+        raise PromoteError(NOTHING_FOUND, where=name, hint="see `promote traces --help` for the formats read")
+    format, framing = kind
+    return format, compression, framing
+
+
+def _sniff_proto(head: bytes, content: BinaryIO) -> tuple[str, str] | None:
+    if len(head) < 5:
+        return None
+    (length,) = struct.unpack(">I", head[:4])
+    if not 0 < length <= MAX_MESSAGE:
+        return None
+    if len(head) - 4 < length:
+        more, _ = read_head(content, length - (len(head) - 4))
+        head += more
+    return ("otlp-proto", "length-prefixed") if looks_like_request(head[4 : 4 + length]) else None
+
+
+def _sniff_content(head: bytes, complete: bool) -> tuple[str, str] | None:
+    """(format, framing) of decompressed text, or None when it is not a known JSON shape."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text[:1] not in (b"{", b"["):
+        return None
+    lines = text.split(b"\n", 64)
+    whole_lines = lines if complete else lines[:-1]
+    filled = [line for line in whole_lines[:64] if line.strip()]
+    for line in filled:
+        try:
+            doc = json.loads(line)
+        except ValueError:
+            if line.strip() in (b"{", b"["):
+                break  # a pretty-printed document
+            continue
+        family = _family(doc)
+        if family is None:
+            continue
+        if isinstance(doc, list):
+            return family, "values"
+        if family == "otlp-json":
+            return ("otlp-json" if complete and len(filled) == 1 else "otlp-jsonl"), "lines"
+        return family, "lines"
+    family = _family_from_keys(text[:_HEAD])
+    return (family, "values") if family else None
+
+
+def _family(doc: object) -> str | None:
+    if isinstance(doc, list):
+        return next((_family(item) for item in doc[:1] if isinstance(item, dict)), None)
+    if not isinstance(doc, dict):
+        return None
+    if "batches" in doc:
+        return "tempo"
+    if any(key in doc for key in ("resourceSpans", "resource_spans", "scopeSpans", "scope_spans", "instrumentationLibrarySpans")):
+        return "otlp-json"
+    if isinstance(doc.get("data"), list):
+        return "jaeger"
+    if isinstance(doc.get("context"), dict):
+        return "console"
+    if "span_id" in doc and "trace_id" in doc:
+        return "adk-dev"
+    return None
+
+
+def _family_from_keys(text: bytes) -> str | None:
+    """The format of a pretty-printed document from the keys near its start."""
+    keys = [match.group(1) for match in _KEY.finditer(text, 0, 1 << 16)]
+    first = keys[0] if keys else b""
+    if first == b"batches":
+        return "tempo"
+    if first in (b"resourceSpans", b"resource_spans", b"resource"):
+        return "otlp-json"
+    if first == b"data" and b"traceID" in keys:
+        return "jaeger"
+    if b"context" in keys and b"trace_id" in keys:
+        return "console"
+    if _ADK_DEV_ID.search(text, 0, 1 << 16):
+        return "adk-dev"
+    return None
+
+
+def write_export(records: Iterable[Record], out: BinaryIO | str | Path, *, format: str, compression: str | None) -> None:
+    """Write records in the framing, format and compression they were read with.
+
+    Unchanged records are written as their original bytes, so rewriting with nothing changed
+    reproduces the decompressed input byte for byte (a compressed container is compressed anew).
+    `out` is a binary stream (left open), a path, or `-` for stdout.
+    """
+    if format not in FORMATS or compression not in COMPRESSIONS:
+        raise ValueError(f"unknown format {format!r} or compression {compression!r}")
+    to_close = None
+    if isinstance(out, (str, Path)):
+        if str(out) == "-":
+            out = sys.stdout.buffer
+        else:
+            out = to_close = open(out, "wb")  # noqa: SIM115 - closed below
+    try:
+        if compression == "zstd-framed":
+            compressor = zstandard.ZstdCompressor()
+            for record in records:
+                out.write(framed(record.raw, compressor))
+            out.flush()
+            return
+        writer = CompressedWriter(out, compression)
+        if format == "otlp-proto":
+            for record in records:
+                writer.write(framed(record.raw, None))
+        else:
+            for record in records:
+                writer.write(record.prefix + record.raw + record.suffix)
+        writer.finish()
+    finally:
+        if to_close is not None:
+            to_close.close()

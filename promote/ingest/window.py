@@ -1,0 +1,110 @@
+"""Spans of many export files, streamed: one by one, or grouped by trace within a bounded window.
+
+Grouping keeps memory bounded: a trace is handed on once `window` records have passed without a new
+span for it. A trace spread wider than the window (its spans far apart in the export, e.g. a long
+session across many Collector batches) is therefore yielded in several pieces; callers merge pieces
+with the same trace id when they can, and the scrubber's placeholders are consistent only within a piece.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from promote.errors import PromoteError
+from promote.ingest.formats.base import Record
+from promote.ingest.reader import NOTHING_FOUND, Export, open_export
+from promote.trace_model import Skipped, Span
+
+
+def iter_record_spans(paths: Iterable[str | Path], *, skipped: list[Skipped] | None = None) -> Iterator[list[Span]]:
+    """The spans of each record of each file, in file order (one list per record).
+
+    Raises PromoteError for a file that cannot be read or holds no usable span; everything else
+    that cannot be read is noted in `skipped` and reading goes on.
+    """
+    for path in paths:
+        export = open_export(path)
+        notes: list[Skipped] = []
+        found = 0
+        for spans in _export_spans(export, notes):
+            found += len(spans)
+            if spans:
+                yield spans
+        if skipped is not None:
+            skipped.extend(notes)
+        if not found:
+            first = f"first problem: {notes[0].where}: {notes[0].why}" if notes else "the file holds no spans"
+            raise PromoteError(NOTHING_FOUND, where=export.path, hint=first)
+
+
+def _export_spans(export: Export, notes: list[Skipped]) -> Iterator[list[Span]]:
+    if export.format != "console":
+        for item in export.records():
+            if isinstance(item, Skipped):
+                notes.append(item)
+            else:
+                yield list(export.spans(item, notes))
+        return
+    # Some console exporters print a span twice, once before it ends (`end_time` null): keep the ended
+    # one. This holds the ids of a console file's spans in memory (console output is small).
+    ended: set[str] = set()
+    unended: dict[str, Span] = {}
+    for item in export.records():
+        if isinstance(item, Skipped):
+            notes.append(item)
+            continue
+        has_end = _has_end(item)
+        fresh = []
+        for span in export.spans(item, notes):
+            if span.span_id in ended:
+                continue
+            if has_end:
+                ended.add(span.span_id)
+                unended.pop(span.span_id, None)
+                fresh.append(span)
+            else:
+                unended[span.span_id] = span
+        yield fresh
+    yield list(unended.values())
+
+
+def _has_end(record: Record) -> bool:
+    return isinstance(record.doc, dict) and record.doc.get("end_time") is not None
+
+
+def iter_spans(paths: Iterable[str | Path], *, skipped: list[Skipped] | None = None) -> Iterator[Span]:
+    """Every span of every file, streaming (memory does not grow with the files)."""
+    for spans in iter_record_spans(paths, skipped=skipped):
+        yield from spans
+
+
+def iter_trace_groups(
+    paths: Iterable[str | Path], *, window: int = 10_000, skipped: list[Skipped] | None = None
+) -> Iterator[list[Span]]:
+    """Spans grouped by trace id while streaming.
+
+    A trace is yielded when `window` records have passed without a new span for it, or at the end
+    of the input. A trace spread wider than the window comes out in pieces (see the module note).
+    """
+    if window < 1:
+        raise ValueError("window must be at least 1 record")
+    open_traces: OrderedDict[str, list[Span]] = OrderedDict()  # least recently extended first
+    last_seen: dict[str, int] = {}
+    for index, spans in enumerate(iter_record_spans(paths, skipped=skipped)):
+        for span in spans:
+            group = open_traces.get(span.trace_id)
+            if group is None:
+                open_traces[span.trace_id] = [span]
+            else:
+                group.append(span)
+                open_traces.move_to_end(span.trace_id)
+            last_seen[span.trace_id] = index
+        while open_traces:
+            trace_id = next(iter(open_traces))
+            if last_seen[trace_id] > index - window:
+                break
+            del last_seen[trace_id]
+            yield open_traces.pop(trace_id)
+    yield from open_traces.values()

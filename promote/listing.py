@@ -1,0 +1,124 @@
+"""The library side of `promote traces`: read exports, rebuild turns, list them as JSON or a table.
+
+`list_traces` returns the `--json` shape of shared/spec/cli.md (`TraceListing.model_dump(mode="json")`);
+`render_table` is the human view. Neither prints. `scrub` is applied to every trace before it is
+listed, so nothing unscrubbed reaches the listing when the caller passes one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from promote.ingest import iter_trace_groups
+from promote.ingest.turns import build_trace
+from promote.trace_model import Skipped, Span, Trace, Turn
+
+Scrub = Callable[[Trace], Trace]
+
+
+class TraceListing(BaseModel):
+    """What `promote traces --json` prints."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    traces: list[Trace] = Field(default_factory=list)
+    """Agent traces with their turns, earliest first."""
+    skipped: list[Skipped] = Field(default_factory=list)
+    """Input that could not be read, with `file:line` and the reason."""
+    other_traces: int = 0
+    """Traces read without any agent span (no ADK, GenAI or OpenInference keys); not listed."""
+
+
+def iter_traces(
+    paths: Iterable[str | Path], *, skipped: list[Skipped], scrub: Scrub | None = None, window: int = 10_000
+) -> Iterator[Trace]:
+    """Stream the traces of the exports, agent traces or not, in the order they complete.
+
+    Memory stays bounded by `window` records; a trace spread wider than that comes out in pieces
+    (`list_traces` merges them). Unreadable input is appended to `skipped`.
+    """
+    for spans in iter_trace_groups(paths, window=window, skipped=skipped):
+        trace = build_trace(spans)
+        yield scrub(trace) if scrub is not None and trace.producer is not None else trace
+
+
+def list_traces(paths: Iterable[str | Path], *, scrub: Scrub | None = None) -> TraceListing:
+    """Every agent trace in the exports, pieces of one trace id merged, earliest first.
+
+    Raises PromoteError (from the reader) for a file that cannot be read or holds no span at all.
+    """
+    skipped: list[Skipped] = []
+    pieces: dict[str, list[Span]] = {}
+    for spans in iter_trace_groups(paths, skipped=skipped):
+        pieces.setdefault(spans[0].trace_id, []).extend(spans)
+    listing = TraceListing(skipped=skipped)
+    for spans in pieces.values():
+        unique = list({s.span_id: s for s in spans}.values())  # a span exported twice counts once
+        trace = build_trace(unique)
+        if trace.producer is None:
+            listing.other_traces += 1
+            continue
+        listing.traces.append(scrub(trace) if scrub is not None else trace)
+    listing.traces.sort(key=_started)
+    return listing
+
+
+def _started(trace: Trace) -> float:
+    if trace.turns and trace.turns[0].started_at is not None:
+        return trace.turns[0].started_at.timestamp()
+    return min(s.start_ns for s in trace.spans) / 1e9 if trace.spans else 0.0
+
+
+def render_table(listing: TraceListing, *, width: int = 160) -> str:
+    """A header line per trace (id, agent, session, producer), then one line per turn: time, input
+    snippet, tools (a failed one ends in `!`), tokens, errors and the gist of each warning."""
+    fixed = [("turn", 4), ("time (UTC)", 19)]
+    tail = [("tokens in/out", 13), ("errors", 6)]
+    flexible = max(width - 2 - sum(w + 2 for _, w in fixed + tail) - 4, 40)
+    columns = [*fixed, ("input", flexible * 4 // 9), ("tools", flexible * 3 // 9), *tail]
+    columns.append(("warnings", flexible - columns[2][1] - columns[3][1]))
+    right = {"turn", "tokens in/out", "errors"}
+
+    def line(cells: list[str]) -> str:
+        parts = [
+            _fit(cell, w).rjust(w) if name in right else _fit(cell, w).ljust(w)
+            for cell, (name, w) in zip(cells, columns, strict=True)
+        ]
+        return ("  " + "  ".join(parts)).rstrip()
+
+    turns = sum(len(trace.turns) for trace in listing.traces)
+    lines = [f"{len(listing.traces)} trace(s), {turns} turn(s)"]
+    if turns:
+        lines += [line([name for name, _ in columns]), line(["-" * w for _, w in columns])]
+    for trace in listing.traces:
+        about = [f"agent {trace.agent or '-'}", f"session {trace.session_id or '-'}", f"[{trace.producer}]"]
+        lines.append(_fit(f"trace {trace.trace_id}  " + "  ".join(about), width))
+        lines += [line(_row(turn)) for turn in trace.turns]
+    lines += [_fit(f"skipped {skip.where}: {skip.why}", width) for skip in listing.skipped]
+    if listing.other_traces:
+        lines.append(f"{listing.other_traces} trace(s) without agent spans not listed")
+    return "\n".join(lines) + "\n"
+
+
+def _row(turn: Turn) -> list[str]:
+    errors = sum(1 for c in turn.tool_calls if c.error)
+    tokens = "-" if turn.input_tokens is None and turn.output_tokens is None else (
+        f"{turn.input_tokens or 0}/{turn.output_tokens or 0}"
+    )
+    return [
+        str(turn.index),
+        turn.started_at.strftime("%Y-%m-%d %H:%M:%S") if turn.started_at else "-",
+        turn.user_input if turn.user_input is not None else "(no content)",
+        ", ".join(f"{c.name}!" if c.error else c.name for c in turn.tool_calls) or "-",
+        tokens,
+        str(errors) if errors else "",
+        "; ".join(w.split(":", 1)[0].split(" (", 1)[0] for w in turn.warnings),
+    ]
+
+
+def _fit(text: str, width: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"

@@ -1,0 +1,79 @@
+"""Strings that hold structure: JSON text or a Python repr, decoded and re-encoded the way they came.
+
+A tool result logged as `{"name": "Maria Gonzalez", "pto_balance_hours": 62.5}` must come back with the
+same separators, the same escaping and the same key order, so only the scrubbed leaves differ.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Callable
+from typing import Any
+
+import regex
+
+Encoder = Callable[[Any], str]
+
+_NON_ASCII = regex.compile(r"[^\x00-\x7f]")
+_SNAKE = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+")
+
+
+def decode(text: str) -> tuple[Any, Encoder] | None:
+    """(object, encoder) when `text` is a JSON or Python-literal dict/list, else None.
+
+    Nesting too deep to decode raises `ValueError` (never RecursionError), so the caller can redact the
+    whole string rather than guess.
+    """
+    body = text.strip()
+    if len(body) < 2 or body[0] not in "[{" or body[-1] not in "]}":
+        return None
+    lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    try:
+        value = json.loads(body)
+    except RecursionError:
+        raise ValueError("nested too deeply to decode") from None
+    except ValueError:
+        value = _literal(body)
+        if value is None:
+            return None
+        return value, lambda obj: lead + repr(obj) + trail
+    if not isinstance(value, (dict, list)):
+        return None
+    dump = _json_style(body, value)
+    return value, lambda obj: lead + dump(obj) + trail
+
+
+def _literal(body: str) -> Any:
+    try:
+        value = ast.literal_eval(body)
+    except RecursionError:
+        raise ValueError("nested too deeply to decode") from None
+    except (ValueError, SyntaxError, TypeError, MemoryError):
+        return None
+    return value if isinstance(value, (dict, list)) else None
+
+
+def _json_style(body: str, value: Any) -> Encoder:
+    """The `json.dumps` settings that reproduce `body` (first exact candidate, else the closest guess)."""
+    ensure_ascii = _NON_ASCII.search(body) is None
+    candidates: list[dict[str, Any]] = []
+    if "\n" in body:
+        second = body.split("\n", 2)[1]
+        indent = len(second) - len(second.lstrip(" "))
+        candidates.append({"indent": indent or None, "separators": (",", ": ")})
+    candidates += [{"separators": (", ", ": ")}, {"separators": (",", ":")}, {"separators": (",", ": ")}]
+    for options in candidates:
+        try:
+            if json.dumps(value, ensure_ascii=ensure_ascii, **options) == body:
+                break
+        except (ValueError, RecursionError):
+            break
+    else:
+        options = candidates[0]
+    return lambda obj: json.dumps(obj, ensure_ascii=ensure_ascii, **options)
+
+
+def normalise_key(key: str) -> str:
+    """`homeAddress`, `home-address`, `Home Address` → `home_address`."""
+    return _SNAKE.sub("_", key).strip("_").lower()

@@ -1,0 +1,186 @@
+"""The scrubbing engine on real-shaped HR-agent text and JSON: PII gone, regulated text intact."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scrubbers import ScrubEngine, ScrubReport
+
+MARIA_MESSAGE = (
+    "Hi, I'm Maria Gonzalez (maria.gonzalez@acme-retail.com, cell 415-555-0132). If I do not use all my "
+    "PTO this year, how much carries into next year?"
+)
+HRIS_RESULT = {
+    "employee_id": "E-44213",
+    "name": "Maria Gonzalez",
+    "email": "maria.gonzalez@acme-retail.com",
+    "phone": "415-555-0132",
+    "home_address": "1742 Evergreen Terrace, Springfield, IL 62704",
+    "manager": "Thomas Reyes",
+    "work_state": "CA",
+    "job_title": "Store Operations Lead",
+    "pto_balance_hours": 62.5,
+}
+POLICY_RESULT = {
+    "chunks": [
+        {"citation": "PTO-CA-2026 §4.2",
+         "text": "Unused PTO carries over up to a maximum of 40 hours. Hours above 40 are forfeited on December 31."},
+        {"citation": "PTO-CA-2026 §4.3", "text": "Carryover hours must be used by March 31 of the following year."},
+    ]
+}
+REPLY = (
+    "Hi Maria, up to 40 hours of unused PTO carries into next year. Any balance above 40 hours is forfeited on "
+    "December 31, and carried hours must be used by March 31 (PTO-CA-2026 §4.2). You currently have 62.5 hours, "
+    "so as much as 22.5 hours could be at risk."
+)
+PLANTED = [
+    "Maria Gonzalez", "Maria", "maria.gonzalez@acme-retail.com", "415-555-0132", "E-44213", "Thomas Reyes",
+    "1742 Evergreen Terrace", "Springfield, IL 62704", "123-45-6789", "4111 1111 1111 1111", "021000021",
+    "000123456789", "04/12/1986", "sk-live-51HrPay7d2Kq9XwVbN3mT8cR", "AKIAQ3EGPX7ZJ2LWKM5T", "Dana",
+]
+KEEP = [
+    "62.5 hours", "22.5 hours", "40 hours", "PTO-CA-2026 §4.2", "PTO-CA-2026 §4.3", "December 31", "March 31",
+    "June 29", "2026-06-29", "REQ-884213", "DENTAL-TX-2026 §3.2", "$2,431.18", "FMLA", "CFRA", "HRIS", "PTO",
+    "get_employee_context", "pto_carryover", "Store Operations Lead",
+]
+
+
+@pytest.fixture(scope="module")
+def engine() -> ScrubEngine:
+    return ScrubEngine()
+
+
+def _trace_strings() -> list[tuple[str, str]]:
+    """The spans of the carryover hero case plus payroll/benefits turns, as ADK 2 writes them."""
+    history = [
+        {"role": "user", "parts": [{"type": "text", "content": MARIA_MESSAGE}]},
+        {"role": "assistant", "parts": [{"type": "tool_call", "id": "call_1", "name": "get_employee_context",
+                                         "arguments": {"employee_id": "E-44213"}}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "call_1",
+                                    "response": {"result": json.dumps(HRIS_RESULT)}}]},
+    ]
+    return [
+        ("gen_ai.input.messages", json.dumps(history, separators=(",", ":"))),
+        ("gen_ai.tool.call.arguments", json.dumps({"topic": "pto_carryover", "jurisdiction": "CA"})),
+        ("gen_ai.tool.call.result", json.dumps(POLICY_RESULT, ensure_ascii=False)),
+        ("gen_ai.output.messages", json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": REPLY}]}])),
+        ("gen_ai.input.messages", json.dumps([{"role": "user", "parts": [{"type": "text", "content":
+            "Check my accruals. This is Dana Whitfield, SSN 123-45-6789, born 04/12/1986. My card on file is "
+            "4111 1111 1111 1111. Switch deposit to routing 021000021, account 000123456789. "
+            "Your FMLA and CFRA notes from HRIS as of June 29 (2026-06-29), request REQ-884213."}]}])),
+        ("gcp.vertex.agent.tool_call_args", json.dumps({"api_key": "sk-live-51HrPay7d2Kq9XwVbN3mT8cR",
+                                                       "period": "2026-06"})),
+        ("gcp.vertex.agent.tool_response", "{'net_pay': '$2,431.18', 'plan': 'DENTAL-TX-2026 §3.2', "
+                                           "'debug': 'key AKIAQ3EGPX7ZJ2LWKM5T'}"),
+        ("gen_ai.output.messages", "Thanks, Dana. Net pay was $2,431.18 and Maria's manager Thomas Reyes approved."),
+    ]
+
+
+@pytest.fixture(scope="module")
+def scrubbed(engine) -> list[str]:
+    ctx = engine.new_context()
+    return [engine.scrub_attribute(key, value, ctx) for key, value in _trace_strings()]
+
+
+def test_planted_values_are_gone_and_regulated_text_survives(scrubbed):
+    text = "\n".join(scrubbed)
+    assert [value for value in PLANTED if value in text] == []
+    assert [value for value in KEEP if value not in text] == []
+
+
+def test_placeholders_are_consistent_and_numbered_in_reading_order(scrubbed):
+    history = json.loads(scrubbed[0])
+    user_text = history[0]["parts"][0]["content"]
+    assert user_text.startswith("Hi, I'm <PERSON_1> (<EMAIL_ADDRESS_1>, cell <PHONE_NUMBER_1>).")
+    assert history[1]["parts"][0]["arguments"] == {"employee_id": "<EMPLOYEE_ID_1>"}
+    assert history[1]["parts"][0]["name"] == "get_employee_context"
+    hris = json.loads(history[2]["parts"][0]["response"]["result"])
+    assert hris["name"] == "<PERSON_1>" and hris["email"] == "<EMAIL_ADDRESS_1>" and hris["phone"] == "<PHONE_NUMBER_1>"
+    assert hris["manager"] == "<PERSON_2>"
+    assert hris["work_state"] == "CA" and hris["pto_balance_hours"] == 62.5
+    # "Hi Maria" maps to the full name's placeholder; the manager found under a JSON key is caught in prose
+    assert json.loads(scrubbed[3])[0]["parts"][0]["content"].startswith("Hi <PERSON_1>, up to 40 hours")
+    assert "<PERSON_1>'s manager <PERSON_2> approved" in scrubbed[-1]
+
+
+def test_json_and_repr_are_reencoded_the_way_they_came(engine, scrubbed):
+    originals = dict(enumerate(value for _, value in _trace_strings()))
+    history = json.loads(scrubbed[0])
+    assert json.dumps(history, separators=(",", ":")) == scrubbed[0]  # compact stays compact
+    inner = history[2]["parts"][0]["response"]["result"]
+    assert json.dumps(json.loads(inner)) == inner  # JSON inside JSON keeps its own (spaced) style
+    assert scrubbed[2] == originals[2]  # nothing personal in the policy chunks: byte-identical, § unescaped
+    assert scrubbed[1] == originals[1]
+    assert scrubbed[6].startswith("{'net_pay': '$2,431.18', 'plan': 'DENTAL-TX-2026 §3.2', 'debug': 'key <SECRET_")
+    escaped = engine.scrub_value(json.dumps({"note": "Maria Gonzalez — 62.5 hours"}), engine.new_context())
+    assert escaped == '{"note": "<PERSON_1> \\u2014 62.5 hours"}'
+
+
+def test_keyed_mode_gives_the_same_short_token_across_traces_and_engines(engine):
+    keyed = ScrubEngine(engine.loaded_policy, key=b"k" * 32)
+    first = keyed.scrub_text(MARIA_MESSAGE, keyed.new_context())
+    second = keyed.scrub_value({"name": "maria  GONZALEZ"}, keyed.new_context())
+    token = first.split("I'm ")[1].split(" ")[0]
+    assert token.startswith("<PERSON_") and len(token) == len("<PERSON_3fa2c1>")
+    assert second == {"name": token}
+    other_key = ScrubEngine(engine.loaded_policy, key=b"x" * 32)
+    assert token not in other_key.scrub_text(MARIA_MESSAGE, other_key.new_context())
+
+
+def test_values_under_sensitive_keys_go_even_when_no_recognizer_fires(engine):
+    ctx = engine.new_context()
+    result = engine.scrub_value(
+        {"employee": {"first_name": "Zyx", "lastName": "Qwv", "dob": "1986-04-12", "account": 123456789,
+                      "routing_number": "021000021", "address": {"street": "12 Elm", "zip": "62704"},
+                      "password": "hunter22", "pto_hours": 40, "state": "CA"},
+         "plan": {"name": "Dental PPO Plus", "phone": "800-555-0100"}},
+        ctx,
+    )
+    employee = result["employee"]
+    assert employee["first_name"] == "<PERSON_1>" and employee["lastName"] == "<PERSON_2>"
+    assert employee["dob"] == "<DATE_OF_BIRTH_1>" and employee["account"] == "<US_BANK_NUMBER_1>"
+    assert employee["address"] == {"street": "<STREET_ADDRESS_1>", "zip": "<STREET_ADDRESS_2>"}
+    assert employee["password"] == "<SECRET_1>" and employee["routing_number"] == "<ABA_ROUTING_NUMBER_1>"
+    assert employee["pto_hours"] == 40 and employee["state"] == "CA"
+    assert result["plan"]["name"] == "Dental PPO Plus"  # a plan's name is not a person's
+    # the known values now catch the same strings in free text NER would miss
+    out = engine.scrub_text("Zyx asked about account 123456789", ctx)
+    assert out == "<PERSON_1> asked about account <US_BANK_NUMBER_1>"
+
+
+def test_safe_attributes_pass_unchanged_and_unknown_ones_are_scrubbed(engine):
+    ctx = engine.new_context()
+    assert engine.scrub_attribute("gen_ai.request.model", "gemini-2.5-flash", ctx) == "gemini-2.5-flash"
+    assert engine.scrub_attribute("gen_ai.usage.input_tokens", 1820, ctx) == 1820
+    assert engine.scrub_attribute("gen_ai.tool.name", "get_employee_context", ctx) == "get_employee_context"
+    assert engine.scrub_attribute("user.email", "someone", ctx) == "<EMAIL_ADDRESS_1>"
+    assert engine.scrub_attribute("app.note", "call Maria Gonzalez", ctx) == "call <PERSON_1>"
+
+
+def test_scrub_many_equals_one_by_one_and_caches_repeated_text(engine):
+    strings = _trace_strings()
+    one_by_one_engine = ScrubEngine(engine.loaded_policy)
+    ctx_a, ctx_b = one_by_one_engine.new_context(), one_by_one_engine.new_context()
+    expected = [one_by_one_engine.scrub_attribute(k, v, ctx) for ctx in (ctx_a, ctx_b) for k, v in strings]
+    batch_engine = ScrubEngine(engine.loaded_policy)
+    ctx_c, ctx_d = batch_engine.new_context(), batch_engine.new_context()
+    items = [(ctx, k, v) for ctx in (ctx_c, ctx_d) for k, v in strings]
+    assert batch_engine.scrub_many(items) == expected
+    analyzed = batch_engine.report.unique_strings
+    assert analyzed < batch_engine.report.strings  # the second trace repeats every text: analyzed once
+    batch_engine.scrub_many(items)
+    assert batch_engine.report.unique_strings == analyzed  # cache across calls
+
+
+def test_report_has_counts_and_never_values(engine, scrubbed):
+    report = engine.report
+    assert report.entities["PERSON"] >= 4 and report.entities["EMAIL_ADDRESS"] >= 2
+    assert report.by_attribute["gen_ai.input.messages"] >= 5
+    dumped = report.model_dump_json()
+    assert [value for value in PLANTED if value in dumped] == []
+    merged = ScrubReport()
+    merged.merge(report)
+    merged.merge(report)
+    assert merged.entities["PERSON"] == 2 * report.entities["PERSON"] and merged.strings == 2 * report.strings
