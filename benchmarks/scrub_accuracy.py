@@ -1,7 +1,7 @@
 """Scrub accuracy on the labelled HR-agent corpus: default Presidio against our engine, in one run.
 
     .venv/bin/python -m benchmarks.scrub_accuracy [--traces 300] [--engine both|presidio|ours]
-        [--json FILE] [--show-misses] [--show-damage] [--max-list 40]
+        [--json FILE] [--show-misses] [--show-damage] [--show-false-positives] [--max-list 8]
 
 Both scrubbers see the same strings (span attribute values: free text, JSON text, Python reprs). The
 scoring rules (what "removed", "kept" and "a replacement" mean) are in `benchmarks/scrub_scoring.py`.
@@ -129,7 +129,7 @@ def run_engine(name: str, traces: list[LabelledTrace]) -> dict:
     by_kind_total, by_kind_removed = Counter(), Counter()
     keyed_total = keyed_removed = 0
     repl_total, repl_on_pii = Counter(), Counter()
-    misses, damage = [], []
+    misses, damage, false_positives = [], [], Counter()
     n_strings = 0
     for trace, outs in zip(traces, outputs):
         for item, out in zip(trace.strings, outs):
@@ -138,6 +138,8 @@ def run_engine(name: str, traces: list[LabelledTrace]) -> dict:
             for r in score.replacements:
                 repl_total[r.label] += 1
                 repl_on_pii[r.label] += r.hits_pii
+                if not r.hits_pii:
+                    false_positives[(r.label, item.kind, item.text[r.start:r.end])] += 1
             for o in score.outcomes:
                 span = o.span
                 if span.kind == "pii":
@@ -183,6 +185,7 @@ def run_engine(name: str, traces: list[LabelledTrace]) -> dict:
                                         "rate": _ratio(keep_damaged[c], keep_total[c])} for c in KEEP_CATEGORIES},
         "_misses": misses,
         "_damage": damage,
+        "_false_positives": false_positives,
     }
 
 
@@ -260,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the metrics as JSON to this file")
     parser.add_argument("--show-misses", action="store_true", help="list PII the scrubbers left behind")
     parser.add_argument("--show-damage", action="store_true", help="list keep items the scrubbers changed")
+    parser.add_argument("--show-false-positives", action="store_true",
+                        help="list the most frequent replacements that touched no planted PII")
     parser.add_argument("--max-list", type=int, default=8, help="examples listed per label")
     args = parser.parse_args(argv)
     logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
@@ -279,6 +284,11 @@ def main(argv: list[str] | None = None) -> int:
             print_listing(r, "misses", args.max_list)
         if args.show_damage:
             print_listing(r, "damage", args.max_list)
+        if args.show_false_positives:
+            fps = r["_false_positives"]
+            print(f"\nFALSE POSITIVES (replacements touching no planted PII): {r['engine']}, {sum(fps.values())} in all")
+            for (label, kind, replaced), n in fps.most_common(5 * args.max_list):
+                print(f"  {n:5}  {label:<18} {kind:<14} {replaced!r}")
     if args.json:
         public = [{k: v for k, v in r.items() if not k.startswith("_")} for r in results]
         args.json.write_text(json.dumps({"corpus": {"traces": len(traces), "strings": n_strings, "seed": args.seed,

@@ -184,3 +184,11 @@ def test_report_has_counts_and_never_values(engine, scrubbed):
     merged.merge(report)
     merged.merge(report)
     assert merged.entities["PERSON"] == 2 * report.entities["PERSON"] and merged.strings == 2 * report.strings
+
+
+def test_a_sentence_after_a_salutation_is_not_taken_for_a_name(engine) -> None:
+    # Seen on the ADK payroll fixture: "Thanks! And what was my net pay" lost the word "And".
+    ctx = engine.new_context()
+    assert engine.scrub_text("Thanks! And what was my net pay on the last statement?", ctx) == (
+        "Thanks! And what was my net pay on the last statement?")
+    assert "Crystal" not in engine.scrub_text("Thanks, Crystal", ctx)
