@@ -271,13 +271,15 @@ def print_table(results: list[dict], workers: int) -> None:
               f"| {r['c_over_b_speedup']}× | {b['peak_rss_mb']} MB | {c['peak_rss_mb']} MB / {c['tree_pss_sum_mb']} MB "
               f"| {min(loads):.1f}–{max(loads):.1f} |")
     print()
-    print("| size | (a) wall s | (b) wall s | (c) wall s | (d) wall s (read + load + NER) | (d) NER-only spans/s |")
-    print("|---|---|---|---|---|---|")
+    print("| size | (a) wall s | (b) wall / CPU s | (c) wall / CPU s | (d) wall / CPU s | (d) read + load + NER s "
+          "| (b)/(d) CPU | (d) NER-only spans/s |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in results:
         a, b, c, d = r["naive"], r["scrub1"], r["scrubN"], r["floor"]
         print(f"| {r['size_mb']} MB | {a['estimated_wall_seconds']:,}{'*' if a['extrapolated'] else ''} "
-              f"| {b['wall_seconds']} | {c['wall_seconds']} | {d['wall_seconds']} ({d['read_seconds']:.1f} + "
-              f"{d['load_seconds']:.1f} + {d['ner_seconds']:.1f}) | {r['spans'] / d['ner_seconds']:.1f} |")
+              f"| {b['wall_seconds']} / {b['cpu_seconds']} | {c['wall_seconds']} / {c['cpu_seconds']} "
+              f"| {d['wall_seconds']} / {d['cpu_seconds']} | {d['read_seconds']:.1f} + {d['load_seconds']:.1f} + "
+              f"{d['ner_seconds']:.1f} | {b['cpu_seconds'] / d['cpu_seconds']:.2f}× | {r['spans'] / d['ner_seconds']:.1f} |")
     sampled = [r for r in results if r["naive"]["extrapolated"]]
     if sampled:
         print(f"\n\\* (a) measured on the first {sampled[0]['naive']['spans']} spans (whole copies of the fixture "
@@ -293,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="workers for (c) (default: all cores)")
     parser.add_argument("--window", type=int, help="pass --window N to promote scrub (default: its own default)")
     parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument("--table-from", type=Path, metavar="JSON", help="print the tables of an earlier --json run")
     parser.add_argument("--child", choices=("naive", "floor"), help=argparse.SUPPRESS)
     parser.add_argument("path", nargs="?", help=argparse.SUPPRESS)
     parser.add_argument("--sample-spans", type=int, default=0, help=argparse.SUPPRESS)
@@ -300,13 +303,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(child_naive(args.path, args.sample_spans) if args.child == "naive" else child_floor(args.path)))
         return 0
+    if args.table_from:
+        saved = json.loads(args.table_from.read_text())
+        print_table(saved["results"], saved["workers"])
+        return 0
     OUT.mkdir(parents=True, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     results = [bench_size(size, args.seed, args.naive_copies, args.workers, args.window) for size in sizes]
     print_table(results, args.workers)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"cores": os.cpu_count(), "results": results}, indent=1))
+        args.json.write_text(json.dumps({"cores": os.cpu_count(), "workers": args.workers, "results": results}, indent=1))
     return 0
 
 
