@@ -72,16 +72,25 @@ class ScrubEngine:
 
         Same output as calling `scrub_attribute` item by item, in order (a None key scrubs the value).
         """
-        texts: dict[str, None] = {}
-        for ctx, key, value in items:
-            if key is None or not self.is_safe_attribute(key):
-                _Walk(self, ctx, key, collect=texts).value(value, key, self.analyzer.key_hint(key), 0)
-        self._analyze_many([text for text in texts if self._cached(text) is None])
+        self._analyze_items(items)
         try:
             return [
                 self.scrub_value(value, ctx, key=key) if key is None else self.scrub_attribute(key, value, ctx)
                 for ctx, key, value in items
             ]
+        finally:
+            self._fresh.clear()
+
+    def learn(self, items: Sequence[tuple[ScrubContext, str | None, Any]]) -> None:
+        """Remember in each item's context every value it holds under a personal key or the analyzer
+        finds in it, writing nothing (NER batched and cached as in `scrub_many`).
+
+        Scrubbing the items afterwards then catches a value also where it comes *before* the string it
+        was found in (a root span's output listed before the user message that named the person).
+        """
+        self._analyze_items(items)
+        try:
+            self._remember_walk(items, detections=True)
         finally:
             self._fresh.clear()
 
@@ -91,9 +100,21 @@ class ScrubEngine:
         The batch scrubber runs this over a whole export so that a trace split over several blocks
         knows, in every block, the names and ids its other blocks hold under `name`, `email`, ...
         """
-        for ctx, key, value in items:
-            if key is None or not self.is_safe_attribute(key):
-                _Walk(self, ctx, key, collect={}, harvest=True).value(value, key, self.analyzer.key_hint(key), 0)
+        self._remember_walk(items, detections=False)
+
+    def _scrubbed_items(self, items: Sequence[tuple[ScrubContext, str | None, Any]]):
+        return [(ctx, key, value) for ctx, key, value in items if key is None or not self.is_safe_attribute(key)]
+
+    def _analyze_items(self, items: Sequence[tuple[ScrubContext, str | None, Any]]) -> None:
+        texts: dict[str, None] = {}
+        for ctx, key, value in self._scrubbed_items(items):
+            _Walk(self, ctx, key, collect=texts).value(value, key, self.analyzer.key_hint(key), 0)
+        self._analyze_many([text for text in texts if self._cached(text) is None])
+
+    def _remember_walk(self, items: Sequence[tuple[ScrubContext, str | None, Any]], *, detections: bool) -> None:
+        for ctx, key, value in self._scrubbed_items(items):
+            walk = _Walk(self, ctx, key, collect={}, harvest=True, learn=detections)
+            walk.value(value, key, self.analyzer.key_hint(key), 0)
 
     def hint_exempt_parent(self, key: str) -> bool:
         """True when fields under `key` describe a thing (a plan, a tool), so key hints do not apply."""
@@ -153,10 +174,11 @@ class _Walk:
 
     def __init__(
         self, engine: ScrubEngine, ctx: ScrubContext, label: str | None, collect: dict[str, None] | None = None,
-        harvest: bool = False,
+        harvest: bool = False, learn: bool = False,
     ):
         self.engine, self.ctx, self.label, self.collect = engine, ctx, label, collect
         self.harvest = harvest  # collect mode that also remembers values under personal keys
+        self.learn = learn  # ... and what the (already run) analysis found in prose
         self.analyzer, self.report = engine.analyzer, engine.report
 
     def value(self, value: Any, key: str | None, hint: tuple[str, bool] | None, depth: int) -> Any:
@@ -235,6 +257,9 @@ class _Walk:
         if self.collect is not None:
             if masked.strip():
                 self.collect[masked] = None
+                if self.learn:
+                    for found in self.engine.detections(masked) or []:
+                        self.ctx.remember(found.entity, masked[found.start : found.end], detected=True)
             return text
         if len(masked) > self.engine.policy.ner_max_chars:
             self.report.ner_skipped += 1

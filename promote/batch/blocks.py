@@ -75,7 +75,6 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
     codec = Export(job.path, job.format, None, job.framing)
     before = engine.report.model_copy(deep=True)
     contexts: dict[str | None, Any] = {}
-    slots = []
     records: list[Record] = []
     skipped: list[Skipped] = []
     spans = 0
@@ -85,14 +84,13 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
             records.append(_redacted(item, job.framing))
             continue
         spans += sum(1 for _ in codec.spans(item))
-        codec.rewrite_strings(item, lambda slot: slots.append(slot))  # collect only: returns None
         records.append(item)
+    slots = string_slots(codec, records)
     items = [(_context(contexts, slot.trace_id, job, engine), slot.key, slot.value) for slot in slots]
-    # Two passes: the first teaches each trace's context every value found anywhere in the block, so
-    # a name detected late (the user's message) is also caught where it came earlier (the root span's
-    # output); the second, served from the analysis cache, writes the result with that knowledge.
-    engine.scrub_many(items)
-    first_pass = engine.report.model_copy(deep=True)
+    # Learn first: every value found anywhere in the block is known to its trace's context before
+    # any string is written, so a name detected late (the user's message) is also caught where it
+    # came earlier (the root span's output).
+    engine.learn(items)
     replacements = iter(engine.scrub_many(items))
     scrubbed = [
         record if record.raw is REDACTED_LINE else codec.rewrite_strings(record, lambda _: next(replacements))
@@ -109,8 +107,17 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
         records=sum(1 for r in records if r.raw is not REDACTED_LINE),
         strings=len(slots),
         skipped=skipped,
-        report=_report_delta(first_pass, engine.report) | {"unique_strings": first_pass.unique_strings - before.unique_strings},
+        report=_report_delta(before, engine.report),
     )
+
+
+def string_slots(codec: Export, records: Iterable[Record]) -> list[Any]:
+    """Every string slot of the records, in write order (rewrite_strings asked to change nothing)."""
+    slots: list[Any] = []
+    for record in records:
+        if record.raw is not REDACTED_LINE:
+            codec.rewrite_strings(record, lambda slot: slots.append(slot))  # appending returns None
+    return slots
 
 
 def _context(contexts: dict, trace_id: str | None, job: BlockJob, engine: Any) -> Any:
@@ -132,10 +139,7 @@ class KnownValues:
     def annotate(self, job: BlockJob) -> BlockJob:
         """Harvest the block (keys only, no NER) and attach each of its traces' known values."""
         codec = Export(job.path, job.format, None, job.framing)
-        slots = []
-        for item in job.items:
-            if isinstance(item, Record):
-                codec.rewrite_strings(item, lambda slot: slots.append(slot))
+        slots = string_slots(codec, [item for item in job.items if isinstance(item, Record)])
         self._engine.harvest([(self._context(slot.trace_id), slot.key, slot.value) for slot in slots])
         job.known = {trace_id: self._contexts[trace_id].known_values() for trace_id in {s.trace_id for s in slots}}
         return job

@@ -20,6 +20,7 @@ from promote.batch.output import OutputAssembler, ResumeLog, plan_outputs
 from promote.batch.workers import LocalPool, make_engine
 from promote.errors import PromoteError
 from promote.ingest import open_export
+from promote.trace_model import Skipped
 
 
 class ScrubOptions(BaseModel):
@@ -150,7 +151,7 @@ def _checked(jobs: Iterator[BlockJob], options: ScrubOptions) -> Iterator[BlockJ
     for job in jobs:
         if options.strict:
             for item in job.items:
-                if not hasattr(item, "raw"):
+                if isinstance(item, Skipped):
                     raise PromoteError(f"{item.why}", where=item.where,
                                        hint="--strict stops at the first bad record; drop it to redact bad records whole")
         yield job

@@ -64,7 +64,7 @@ def find_catalog(cases_dir: Path | None) -> Catalog:
 def load_catalog(path: Path) -> Catalog:
     """Read `evals/entities.yaml`; a malformed catalog is an error the user can fix."""
     try:
-        tree = _plain(yaml_factory().load(path.read_text(encoding="utf-8")))
+        tree = yaml_factory().load(path.read_text(encoding="utf-8"))  # a CommentedMap is a dict
     except (OSError, UnicodeDecodeError, YAMLError) as exc:
         raise PromoteError(f"entity catalog unreadable: {str(exc).splitlines()[0]}", where=str(path)) from None
     if isinstance(tree, list):
@@ -82,14 +82,6 @@ def load_catalog(path: Path) -> Catalog:
         raise PromoteError(f"entity catalog: {where}: {first['msg']}", where=str(path),
                            hint="each entry is {handle, resolves_to, via, calendar, description}") from None
     return Catalog(path, entities, tenant)
-
-
-def _plain(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {str(key): _plain(value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [_plain(item) for item in node]
-    return node
 
 
 def suggest_handles(catalog: Catalog, turn: Turn, limit: int = 3) -> list[tuple[str, list[str]]]:
