@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from io import StringIO
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -175,7 +175,7 @@ def _merge_seq(seq: CommentedSeq, old: list[Any], new: list[Any]) -> None:
         flow_items = _is_flow(seq[-1]) if len(seq) else False
         for value in new[len(seq):]:
             item = _to_yaml(value)
-            if flow_items and isinstance(item, CommentedMap) and _all_scalars(value):
+            if flow_items and isinstance(item, CommentedMap) and _all_scalars(value.values()):
                 item.fa.set_flow_style()  # keep the siblings' one-line style
             seq.append(item)
         if trailing is not None:
@@ -297,7 +297,7 @@ def _to_yaml(value: Any, like: Any = None) -> Any:
         return node
     if isinstance(value, list):
         seq = CommentedSeq(_to_yaml(item) for item in value)
-        if value and all(not isinstance(item, (dict, list)) for item in value) and _is_flow(like):
+        if value and _all_scalars(value) and _is_flow(like):
             seq.fa.set_flow_style()
         return seq
     if isinstance(value, str):
@@ -315,8 +315,8 @@ def _is_flow(node: Any) -> bool:
     return isinstance(node, (CommentedMap, CommentedSeq)) and node.fa.flow_style()
 
 
-def _all_scalars(value: dict[str, Any]) -> bool:
-    return all(not isinstance(item, (dict, list)) for item in value.values())
+def _all_scalars(values: Iterable[Any]) -> bool:
+    return all(not isinstance(item, (dict, list)) for item in values)
 
 
 def schema_header_for(path: str | Path) -> str:

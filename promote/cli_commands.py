@@ -32,9 +32,10 @@ def _cmd_scrub(args: argparse.Namespace) -> int:
     from promote.batch.progress import progress_bar
     from promote.batch.run import ScrubOptions, print_summary, scrub_exports
 
+    chosen = {"workers": args.workers} if args.workers else {}  # default: all cores (ScrubOptions)
     options = ScrubOptions(
-        workers=args.workers or ScrubOptions().workers, window=args.window, policy_path=args.policy,
-        key_file=args.key_file, dask=args.dask, resume=args.resume, strict=args.strict,
+        window=args.window, policy_path=args.policy, key_file=args.key_file, dask=args.dask,
+        resume=args.resume, strict=args.strict, **chosen,
     )
     with progress_bar(enabled=sys.stderr.isatty() and args.output != "-") as progress:
         report = scrub_exports(args.inputs, args.output, options, progress=progress)
