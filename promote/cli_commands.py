@@ -34,7 +34,7 @@ def _cmd_scrub(args: argparse.Namespace) -> int:
 
     chosen = {"workers": args.workers} if args.workers else {}  # default: all cores (ScrubOptions)
     options = ScrubOptions(
-        window=args.window, policy_path=args.policy, key_file=args.key_file, dask=args.dask,
+        window=args.window, block_bytes=int(args.block_mb * (1 << 20)) or None, policy_path=args.policy, key_file=args.key_file, dask=args.dask,
         resume=args.resume, strict=args.strict, **chosen,
     )
     with progress_bar(enabled=sys.stderr.isatty() and args.output != "-") as progress:
@@ -88,7 +88,9 @@ def add_trace_commands(commands: argparse._SubParsersAction) -> None:
     scrub.add_argument("-o", "--output", required=True, help="output file (one input), folder (several), or -")
     scrub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
     scrub.add_argument("--window", type=int, default=1000,
-                       help="records per block; placeholders are consistent within a trace inside a block")
+                       help="records per block at most; placeholders are consistent within a trace inside a block")
+    scrub.add_argument("--block-mb", type=float, default=1.0,
+                       help="MB of input per block (cut between traces where possible; default 1); 0: --window alone")
     scrub.add_argument("--policy", type=Path, help="scrub policy file (default: the bundled policy)")
     scrub.add_argument("--key-file", type=Path, help="HMAC key: placeholders stable across traces and runs")
     scrub.add_argument("--report", help="write a JSON report (counts, never values)")

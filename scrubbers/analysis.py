@@ -13,6 +13,7 @@ from typing import NamedTuple
 import regex
 import spacy
 from presidio_analyzer import AnalyzerEngine, Pattern, PatternRecognizer, RecognizerRegistry
+from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
 from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts, SpacyNlpEngine
 from presidio_analyzer.predefined_recognizers import (
     AbaRoutingRecognizer,
@@ -103,6 +104,21 @@ class _NerOnlySpacyEngine(SpacyNlpEngine):
         )
 
 
+class _Owned(list):
+    """Results this analysis made and will not use again: a deep copy of them is the list itself."""
+
+    def __deepcopy__(self, memo: dict) -> list:
+        return list(self)
+
+
+class _InPlaceContextEnhancer(LemmaContextAwareEnhancer):
+    """Presidio deep-copies every result before boosting scores by context words: a fifth of its time
+    here. The results are fresh per call and never read again, so they are boosted in place."""
+
+    def enhance_using_context(self, text, raw_results, nlp_artifacts, recognizers, context=None):  # type: ignore[override]
+        return super().enhance_using_context(text, _Owned(raw_results), nlp_artifacts, recognizers, context)
+
+
 class Analyzer:
     """The tuned analyzer of one policy; loads the spaCy model once."""
 
@@ -127,7 +143,8 @@ class Analyzer:
                         spec.entity, name=spec.name, patterns=[Pattern(spec.name, spec.regex, spec.score)]
                     )
                 )
-        self.engine = AnalyzerEngine(registry=registry, nlp_engine=self.nlp_engine, supported_languages=[LANGUAGE])
+        self.engine = AnalyzerEngine(registry=registry, nlp_engine=self.nlp_engine, supported_languages=[LANGUAGE],
+                                     context_aware_enhancer=_InPlaceContextEnhancer())
         self.entities = sorted({entity for r in registry.recognizers for entity in r.supported_entities} & wanted)
         self._pattern_recognizers = [r for r in registry.recognizers if isinstance(r, PatternRecognizer)]
         self._min_threshold = min([policy.score_threshold, *policy.entity_thresholds.values()])

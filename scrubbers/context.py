@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 
 import regex
 
@@ -48,7 +49,16 @@ class ScrubContext:
         self._name_parts: dict[str, set[str]] = {}
         # surface text → (entity, case-sensitive?) for the deny-list matcher
         self._known: dict[str, tuple[str, bool]] = {}
-        self._matcher: tuple[regex.Pattern | None, regex.Pattern | None] | None = None
+        # case-folded first word of a surface → the surfaces starting with it (the matcher's index)
+        self._by_first_word: dict[str, list[str]] = {}
+        self.memo: dict[str | tuple[str, str], tuple[str, tuple[str, ...], int]] = {}
+        """Output by text (prose) or (entity, text) (whole values), for this context's state; the engine fills it, any change
+        empties it."""
+        self._remembered: set[tuple[str, str, bool]] = set()
+        self.learned: set[str] = set()
+        """Texts whose detections were already remembered (the engine's learn pass skips them)."""
+        self.version = 0
+        """Bumped whenever a known value or a name is added (what the memo depends on)."""
 
     # placeholders ---------------------------------------------------------------------------------
     def placeholder(self, entity: str, value: str) -> str:
@@ -89,7 +99,9 @@ class ScrubContext:
     def _register_name(self, canonical: str) -> None:
         tokens = canonical.split()
         for part in {tokens[0], tokens[-1]}:
-            self._name_parts.setdefault(part, set()).add(canonical)
+            if canonical not in self._name_parts.setdefault(part, set()):
+                self._name_parts[part].add(canonical)
+                self._changed()  # a bare name may now map to another placeholder
 
     # known values ---------------------------------------------------------------------------------
     def remember(self, entity: str, value: str, *, detected: bool = False) -> None:
@@ -98,6 +110,9 @@ class ScrubContext:
         `detected` marks a value the analyzer found in prose (not one under a personal key): a single
         word found that way ("Employee", "Dental") is too often a false positive to deny trace-wide.
         """
+        if (entity, value, detected) in self._remembered:  # the same value again: nothing new to learn
+            return
+        self._remembered.add((entity, value, detected))
         surface = " ".join(value.split()).strip(_EDGE_PUNCTUATION)
         if len(surface) < 3 or PLACEHOLDER.fullmatch(surface) or (surface.isdigit() and len(surface) < 4):
             return
@@ -106,8 +121,7 @@ class ScrubContext:
         if not any(ch.isdigit() or ch.isupper() or ch == "@" for ch in surface):
             return  # all-lowercase words ("string", "checking") are not worth a trace-wide deny entry
         if surface not in self._known:
-            self._known[surface] = (entity, False)
-            self._matcher = None
+            self._add_known(surface, entity, False)
         if entity != PERSON:
             return
         name = _TITLES.sub("", surface)
@@ -119,40 +133,119 @@ class ScrubContext:
             part = part.strip(_EDGE_PUNCTUATION)
             if len(part) >= 3 and part[0].isupper() and part not in self._stopwords and part not in self._known:
                 # a bare first/last name is matched case-sensitively: "Rose" the person, not "rose"
-                self._known[part] = (PERSON, True)
-                self._matcher = None
+                self._add_known(part, PERSON, True)
+
+    def _add_known(self, surface: str, entity: str, case_sensitive: bool) -> None:
+        self._known[surface] = (entity, case_sensitive)
+        first = _WORD.search(surface)
+        self._by_first_word.setdefault(first.group().casefold() if first else "", []).append(surface)
+        self._changed()
+
+    def _changed(self) -> None:
+        self.version += 1
+        self.memo.clear()
 
     def known_values(self) -> list[tuple[str, str]]:
         """(entity, value) of every value remembered as given (not the name parts derived from them)."""
         return [(entity, surface) for surface, (entity, derived) in self._known.items() if not derived]
 
-    def known_matches(self, text: str) -> list[tuple[int, int, str]]:
-        """(start, end, entity) of every known value in `text`."""
+    def might_match(self, words: frozenset[str]) -> bool:
+        """False when no known value can occur in a text with these word tokens (see `known_matches`)."""
+        return "" in self._by_first_word or not words.isdisjoint(self._by_first_word)
+
+    def known_matches(self, text: str, words: frozenset[str]) -> list[tuple[int, int, str]]:
+        """(start, end, entity) of every known value in `text`, longest first where they overlap.
+
+        `words` are the case-folded word tokens of `text`: a known value can only match where its first
+        word is a token, so most texts are ruled out by a set lookup and never reach a regex.
+        """
         if not self._known:
             return []
-        if self._matcher is None:
-            self._matcher = (self._compile(False), self._compile(True))
+        # intersection() walks its (small) argument in C; `&` would walk the text's words in Python
+        first_words = words.intersection(self._by_first_word)
+        if "" in self._by_first_word:
+            first_words.add("")
+        if not first_words:
+            return []
+        lowered = text.lower()
+        aligned = len(lowered) == len(text)  # lower() kept every character at its position
         found = []
-        for matcher in self._matcher:
-            if matcher is not None:
-                for match in matcher.finditer(text):
-                    found.append((match.start(), match.end(), self._lookup(match.group())))
-        return found
+        for word in first_words:
+            for surface in self._by_first_word[word]:
+                entity, case_sensitive = self._known[surface]
+                offset = _first_word_offset(surface)
+                if not (word and word.isascii() and aligned and offset is not None):
+                    pattern = _surface_pattern(surface, case_sensitive)
+                    found += [(m.start(), m.end(), entity) for m in pattern.finditer(text)]
+                    continue
+                # Try the value only where its first word occurs, not at every position of the text.
+                parts = surface.split() if case_sensitive else surface.lower().split()
+                haystack = text if case_sensitive else lowered
+                position = lowered.find(word)
+                while position != -1:
+                    end = _match_at(text, haystack, position - offset, parts) if position >= offset else None
+                    if end is not None:
+                        found.append((position - offset, end, entity))
+                    position = lowered.find(word, position + 1)
+        # What one alternation regex would pick: leftmost first, then the longest, never overlapping.
+        found.sort(key=lambda f: (f[0], f[0] - f[1], f[2]))  # entity last: same order in every process
+        chosen: list[tuple[int, int, str]] = []
+        for item in found:
+            if not chosen or item[0] >= chosen[-1][1]:
+                chosen.append(item)
+        return chosen
 
-    def _compile(self, case_sensitive: bool) -> regex.Pattern | None:
-        surfaces = sorted((s for s, (_, cs) in self._known.items() if cs == case_sensitive), key=len, reverse=True)
-        if not surfaces:
+
+# The stdlib `re` compiles these simple patterns about three times faster than `regex`, and every trace
+# brings its own cast of names to compile.
+_PATTERNS: dict[tuple[str, bool], re.Pattern] = {}
+_PATTERN_CACHE_SIZE = 20_000
+_WORD = regex.compile(r"\w+")
+
+
+def _match_at(text: str, haystack: str, start: int, parts: list[str]) -> int | None:
+    """Where a known value written as `parts` (whitespace runs between them) ends when it starts at
+    `start` as a whole token, else None. The same test as `_surface_pattern`, without compiling it."""
+    if start > 0 and _glued_before(text[start - 1]):
+        return None
+    position = start
+    for number, part in enumerate(parts):
+        if number:
+            gap = position
+            while gap < len(text) and text[gap].isspace():
+                gap += 1
+            if gap == position:
+                return None
+            position = gap
+        if not haystack.startswith(part, position):
             return None
-        alternatives = "|".join(r"\s+".join(regex.escape(word) for word in s.split()) for s in surfaces)
-        flags = 0 if case_sensitive else regex.IGNORECASE
-        return regex.compile(rf"(?<![\w@.+-])(?:{alternatives})(?![\w@-])", flags)
+        position += len(part)
+    if position < len(text) and _glued_after(text[position]):
+        return None
+    return position
 
-    def _lookup(self, matched: str) -> str:
-        surface = " ".join(matched.split())
-        if surface in self._known:
-            return self._known[surface][0]
-        folded = surface.casefold()
-        for known, (entity, case_sensitive) in self._known.items():
-            if not case_sensitive and known.casefold() == folded:
-                return entity
-        return PERSON
+
+def _glued_before(char: str) -> bool:
+    return char.isalnum() or char in "_@.+-"
+
+
+def _glued_after(char: str) -> bool:
+    return char.isalnum() or char in "_@-"
+
+
+def _first_word_offset(surface: str) -> int | None:
+    """Where the first word of a known value starts in it (None when it has no word)."""
+    match = _WORD.search(surface)
+    return match.start() if match else None
+
+
+def _surface_pattern(surface: str, case_sensitive: bool) -> re.Pattern:
+    """The matcher of one known value, shared by every context (traces of one run share their cast)."""
+    pattern = _PATTERNS.get((surface, case_sensitive))
+    if pattern is None:
+        words = r"\s+".join(re.escape(word) for word in surface.split())
+        pattern = re.compile(rf"(?<![\w@.+-])(?:{words})(?![\w@-])", 0 if case_sensitive else re.IGNORECASE)
+        if len(_PATTERNS) >= _PATTERN_CACHE_SIZE:
+            _PATTERNS.clear()
+        _PATTERNS[(surface, case_sensitive)] = pattern
+    return pattern

@@ -1,8 +1,9 @@
 """`ScrubEngine`: text and JSON in, scrubbed text and JSON out, with consistent placeholders per trace.
 
-Order of work for one string leaf: a key rule (the value sits under `email`, `ssn`, ...) replaces it
-whole; JSON text or a Python repr is decoded, walked and re-encoded the way it came; anything else is
-analyzed (cached by text), merged with the trace's known values, and replaced left to right so
+Order of work for one value: its plan (`scrubbers.plan`: JSON or a repr inside strings decoded, leaves
+under personal keys marked) is built once per (key rule, text); every prose leaf is analysed once per
+text (batched through `nlp.pipe`, cached); then, per trace, each leaf is replaced: a leaf under a personal
+key whole, a prose leaf where the analyzer or the trace's known values found something, left to right so
 placeholders are numbered in reading order. Any failure replaces the string whole: fail closed.
 """
 
@@ -15,17 +16,20 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-import regex
-
 from scrubbers.analysis import BLOB, Analyzer, Detection, quiet_presidio_logs
 from scrubbers.context import PLACEHOLDER, ScrubContext
+from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder, fill
 from scrubbers.policy import LoadedPolicy, load_policy
 from scrubbers.report import ScrubReport
-from scrubbers.structure import decode, normalise_key
+from scrubbers.structure import normalise_key
 
-REDACTED = "<REDACTED>"
-_SURROGATE = regex.compile(r"[\ud800-\udfff]")
 _KNOWN_SCORE = 0.88  # above NER (0.85), below strong patterns: a typed match names the entity
+# Plans of strings up to this size are cached across calls (system prompts, tool schemas, repeated
+# history); the budget bounds the cache by the characters it holds, so memory stays flat.
+_PLAN_CACHE_MAX_TEXT = 20_000
+_PLAN_CACHE_CHARS = 4_000_000
+
+Item = tuple[ScrubContext, "str | None", Any]
 
 
 class ScrubEngine:
@@ -42,10 +46,13 @@ class ScrubEngine:
         self._key = key
         self._cache: OrderedDict[bytes, list[Detection]] = OrderedDict()
         self._fresh: dict[str, list[Detection] | None] = {}
+        self._plans: OrderedDict[tuple[Any, str], Plan] = OrderedDict()
+        self._plan_chars = 0
         self._safe = frozenset(self.policy.safe_attributes)
         self._safe_prefixes = tuple(self.policy.safe_attribute_prefixes)
         self._stopwords = frozenset(self.policy.name_part_stopwords)
-        self._exempt_parents = frozenset(normalise_key(k) for k in self.policy.key_hint_exempt_parents)
+        exempt_parents = frozenset(normalise_key(k) for k in self.policy.key_hint_exempt_parents)
+        self._builder = PlanBuilder(self.policy, self.analyzer, exempt_parents)
 
     def new_context(self) -> ScrubContext:
         """A fresh placeholder mapping and known-value list: one per trace."""
@@ -54,11 +61,11 @@ class ScrubEngine:
     # public API --------------------------------------------------------------------------------------
     def scrub_text(self, text: str, ctx: ScrubContext, *, key: str | None = None) -> str:
         """Scrub one string as prose (no JSON decoding); `key` is the JSON/attribute key it sat under."""
-        return _Walk(self, ctx, key).prose(text, self.analyzer.key_hint(key))
+        return self._apply(self._builder.prose(text, key), ctx, key)
 
     def scrub_value(self, value: Any, ctx: ScrubContext, *, key: str | None = None) -> Any:
         """Scrub any JSON-like value; strings holding JSON or a repr come back encoded the same way."""
-        return _Walk(self, ctx, key).value(value, key, self.analyzer.key_hint(key), 0)
+        return self._apply(self._plan(value, key), ctx, key)
 
     def scrub_attribute(self, key: str, value: Any, ctx: ScrubContext) -> Any:
         """Scrub one span attribute: safe keys pass unchanged, everything else is scrubbed (fail safe)."""
@@ -67,64 +74,204 @@ class ScrubEngine:
             return value
         return self.scrub_value(value, ctx, key=key)
 
-    def scrub_many(self, items: Sequence[tuple[ScrubContext, str | None, Any]]) -> list[Any]:
+    def scrub_many(self, items: Sequence[Item], *, learn: bool = False) -> list[Any]:
         """`scrub_attribute` over many (context, key, value) items, with NER batched over unique texts.
 
         Same output as calling `scrub_attribute` item by item, in order (a None key scrubs the value).
+        With `learn`, every value the items hold under a personal key or the analyzer finds in them is
+        first remembered in its item's context, so a value is also caught where it comes *before* the
+        string it was found in (a root span's output listed before the user message naming the person).
         """
-        self._analyze_items(items)
+        plans = self._plans_of(items)
+        self._analyze(plans)
         try:
-            return [
-                self.scrub_value(value, ctx, key=key) if key is None else self.scrub_attribute(key, value, ctx)
-                for ctx, key, value in items
-            ]
+            if learn:
+                for (ctx, _, _), plan in zip(items, plans):
+                    if plan is not None:
+                        self._remember(plan, ctx, detections=True)
+            scrubbed = []
+            for (ctx, key, value), plan in zip(items, plans):
+                if plan is None:
+                    self.report.attributes_passed += 1
+                    scrubbed.append(value)
+                else:
+                    scrubbed.append(self._apply(plan, ctx, key))
+            return scrubbed
         finally:
             self._fresh.clear()
 
-    def learn(self, items: Sequence[tuple[ScrubContext, str | None, Any]]) -> None:
-        """Remember in each item's context every value it holds under a personal key or the analyzer
-        finds in it, writing nothing (NER batched and cached as in `scrub_many`).
-
-        Scrubbing the items afterwards then catches a value also where it comes *before* the string it
-        was found in (a root span's output listed before the user message that named the person).
-        """
-        self._analyze_items(items)
-        try:
-            self._remember_walk(items, detections=True)
-        finally:
-            self._fresh.clear()
-
-    def harvest(self, items: Sequence[tuple[ScrubContext, str | None, Any]]) -> None:
+    def harvest(self, items: Sequence[Item]) -> None:
         """Remember the values under personal keys (no NER, no output) in each item's context.
 
         The batch scrubber runs this over a whole export so that a trace split over several blocks
         knows, in every block, the names and ids its other blocks hold under `name`, `email`, ...
         """
-        self._remember_walk(items, detections=False)
-
-    def _scrubbed_items(self, items: Sequence[tuple[ScrubContext, str | None, Any]]):
-        return [(ctx, key, value) for ctx, key, value in items if key is None or not self.is_safe_attribute(key)]
-
-    def _analyze_items(self, items: Sequence[tuple[ScrubContext, str | None, Any]]) -> None:
-        texts: dict[str, None] = {}
-        for ctx, key, value in self._scrubbed_items(items):
-            _Walk(self, ctx, key, collect=texts).value(value, key, self.analyzer.key_hint(key), 0)
-        self._analyze_many([text for text in texts if self._cached(text) is None])
-
-    def _remember_walk(self, items: Sequence[tuple[ScrubContext, str | None, Any]], *, detections: bool) -> None:
-        for ctx, key, value in self._scrubbed_items(items):
-            walk = _Walk(self, ctx, key, collect={}, harvest=True, learn=detections)
-            walk.value(value, key, self.analyzer.key_hint(key), 0)
-
-    def hint_exempt_parent(self, key: str) -> bool:
-        """True when fields under `key` describe a thing (a plan, a tool), so key hints do not apply."""
-        return normalise_key(key) in self._exempt_parents
+        for (ctx, _, _), plan in zip(items, self._plans_of(items)):
+            if plan is not None:
+                self._remember(plan, ctx, detections=False)
 
     def is_safe_attribute(self, key: str) -> bool:
         """True when the policy lists the attribute as never personal."""
         return key in self._safe or key.startswith(self._safe_prefixes)
 
+    # plans ---------------------------------------------------------------------------------------------
+    def _plans_of(self, items: Sequence[Item]) -> list[Plan | None]:
+        return [None if key is not None and self.is_safe_attribute(key) else self._plan(value, key)
+                for _, key, value in items]
+
+    def _plan(self, value: Any, key: str | None) -> Plan:
+        if not isinstance(value, str) or len(value) > _PLAN_CACHE_MAX_TEXT:
+            return self._builder.value(value, key)
+        cache_key = (self.analyzer.key_hint(key), value)
+        plan = self._plans.get(cache_key)
+        if plan is not None:
+            self._plans.move_to_end(cache_key)
+            return plan
+        plan = self._plans[cache_key] = self._builder.value(value, key)
+        self._plan_chars += plan.size
+        while self._plan_chars > _PLAN_CACHE_CHARS:
+            self._plan_chars -= self._plans.popitem(last=False)[1].size
+        return plan
+
+    def _remember(self, plan: Plan, ctx: ScrubContext, *, detections: bool) -> None:
+        for leaf in plan.leaves:
+            if leaf.kind == WHOLE and not leaf.numeric:
+                ctx.remember(leaf.entity or "", leaf.text)
+            elif detections and leaf.kind == PROSE and leaf.text not in ctx.learned and leaf.masked.strip():
+                ctx.learned.add(leaf.text)
+                masked = leaf.masked
+                for found in self.detections(masked) or []:
+                    ctx.remember(found.entity, masked[found.start : found.end], detected=True)
+
+    def _apply(self, plan: Plan, ctx: ScrubContext, label: str | None) -> Any:
+        self.report.strings += len(plan.leaves) + plan.nested
+        self.report.json_strings += plan.nested
+        if plan.source is not None:
+            if plan.clean is None:
+                plan.clean = self._is_clean(plan)
+            if plan.clean and not ctx.might_match(plan.words):
+                # System prompts, tool schemas, history without personal data: shared by every trace
+                # and unchanged unless one of this trace's known values occurs in them.
+                return plan.source
+        outputs = [self._leaf(leaf, ctx, label) for leaf in plan.leaves]
+        return fill(plan.template, plan.leaves, outputs, self._encode_failed)
+
+    def _is_clean(self, plan: Plan) -> bool:
+        for leaf in plan.leaves:
+            if leaf.kind != PROSE or leaf.fixed_unicode or leaf.blobs or len(leaf.masked) > self.policy.ner_max_chars:
+                return False
+            if leaf.masked.strip() and self.detections(leaf.masked) != []:
+                return False
+        return True
+
+    def _encode_failed(self) -> str:
+        self.report.redacted_on_error += 1
+        return REDACTED
+
+    # one leaf ------------------------------------------------------------------------------------------
+    def _leaf(self, leaf: Leaf, ctx: ScrubContext, label: str | None) -> str:
+        report = self.report
+        if leaf.fixed_unicode:
+            report.invalid_unicode += 1
+        if leaf.kind == CONST:
+            setattr(report, leaf.counter or "redacted_on_error", getattr(report, leaf.counter or "redacted_on_error") + 1)
+            return leaf.text
+        if leaf.kind == WHOLE:
+            key = (leaf.entity, leaf.text)
+            token = ctx.memo.get(key)
+            if token is not None:  # the placeholder is already assigned and the value already known
+                report.count_entity(leaf.entity or "", label)
+                return token[0]
+            version = ctx.version
+            token = self._replace_whole(leaf.text, leaf.entity or "", ctx, label)
+            if ctx.version == version and token is not leaf.text:
+                ctx.memo[key] = (token, (), 0)
+            return token
+        text = leaf.text
+        memo = ctx.memo.get(text)
+        if memo is not None:  # the same text in the same trace state: the same output and counts
+            output, entities, blobs = memo
+            # `None`: unchanged. Hand back this leaf's own string, so that `fill` sees by identity that
+            # nothing changed and keeps the enclosing JSON as it was, without re-encoding it.
+            output = text if output is None else output
+            for entity in entities:
+                report.count_entity(entity, label)
+            if blobs:
+                report.blobs_redacted += blobs
+            return output
+        masked = leaf.masked
+        if len(masked) > self.policy.ner_max_chars:
+            report.ner_skipped += 1
+        found = self.detections(masked) if masked.strip() else []
+        if found is None:
+            report.redacted_on_error += 1
+            return REDACTED
+        version = ctx.version
+        known = [Detection(s, e, entity, _KNOWN_SCORE) for s, e, entity in ctx.known_matches(masked, leaf.words)]
+        output, entities, blobs = self._replace(text, leaf.blobs + found + known, ctx)
+        for entity in entities:
+            report.count_entity(entity, label)
+        if blobs:
+            report.blobs_redacted += blobs
+        if ctx.version == version and len(masked) <= self.policy.ner_max_chars:
+            ctx.memo[text] = (None if output is text else output, entities, blobs)
+        return output
+
+    def _replace_whole(self, text: str, entity: str, ctx: ScrubContext, label: str | None) -> str:
+        if PLACEHOLDER.fullmatch(text.strip()):
+            return text
+        token = ctx.placeholder(entity, text)
+        ctx.remember(entity, text)
+        self.report.count_entity(entity, label)
+        return token
+
+    def _replace(self, text: str, found: list[Detection], ctx: ScrubContext) -> tuple[str, tuple[str, ...], int]:
+        """(output, entity of each replacement, blobs redacted): overlapping detections merge, the best names it."""
+        if not found:
+            return text, (), 0
+        groups: list[list[Any]] = []  # [start, end, best detection]
+        for d in sorted(found, key=lambda d: (d.start, -d.end)):
+            if groups and d.start < groups[-1][1]:
+                group = groups[-1]
+                group[1] = max(group[1], d.end)
+                if _rank(d) > _rank(group[2]):
+                    group[2] = d
+            else:
+                groups.append([d.start, d.end, d])
+        pieces, position, entities, blobs = [], 0, [], 0
+        for start, end, best in groups:
+            if best.entity == BLOB:
+                token = "<BLOB>"
+                blobs += 1
+            else:
+                surface = text[start:end]
+                token = ctx.placeholder(best.entity, surface)
+                ctx.remember(best.entity, surface, detected=best.score != _KNOWN_SCORE)
+                entities.append(best.entity)
+            pieces += [text[position:start], token]
+            position = end
+        pieces.append(text[position:])
+        return "".join(pieces), tuple(entities), blobs
+
     # analysis with cache and fail-closed ------------------------------------------------------------
+    def _analyze(self, plans: list[Plan | None]) -> None:
+        """Analyse every prose text of the plans not analysed before, through `nlp.pipe` batches."""
+        texts: dict[str, None] = {}
+        for plan in plans:
+            for leaf in plan.leaves if plan is not None else ():
+                if leaf.kind == PROSE and leaf.text not in self._fresh:
+                    masked = leaf.masked
+                    if masked.strip() and masked not in texts:
+                        texts[masked] = None
+        todo = []
+        for text in texts:
+            cached = self._cached(text)
+            if cached is None:
+                todo.append(text)
+            else:
+                self._fresh[text] = cached
+        self._analyze_many(todo)
+
     def detections(self, text: str) -> list[Detection] | None:
         """Detections in a (blob-masked) text, None when analysis failed."""
         if text in self._fresh:
@@ -167,158 +314,6 @@ class ScrubEngine:
             self._cache[self._cache_key(text)] = found
             while len(self._cache) > self.policy.cache_size:
                 self._cache.popitem(last=False)
-
-
-class _Walk:
-    """One pass over one value: scrubs it, or (collect mode) only gathers the texts it would analyze."""
-
-    def __init__(
-        self, engine: ScrubEngine, ctx: ScrubContext, label: str | None, collect: dict[str, None] | None = None,
-        harvest: bool = False, learn: bool = False,
-    ):
-        self.engine, self.ctx, self.label, self.collect = engine, ctx, label, collect
-        self.harvest = harvest  # collect mode that also remembers values under personal keys
-        self.learn = learn  # ... and what the (already run) analysis found in prose
-        self.analyzer, self.report = engine.analyzer, engine.report
-
-    def value(self, value: Any, key: str | None, hint: tuple[str, bool] | None, depth: int) -> Any:
-        if depth > self.engine.policy.max_depth:
-            if self.collect is None:
-                self.report.too_deep += 1
-            return REDACTED
-        if isinstance(value, dict):
-            if _is_schema(value):  # a JSON schema describes fields; its leaves are never personal data
-                hint, exempt = None, True
-            else:
-                exempt = key is not None and self.engine.hint_exempt_parent(key)
-                exempt = exempt or any(sibling in value for sibling in self.engine.policy.key_hint_exempt_siblings)
-            return {
-                k: self.value(v, str(k), self._child_hint(str(k), hint, exempt), depth + 1) for k, v in value.items()
-            }
-        if isinstance(value, (list, tuple)):
-            walked = [self.value(item, key, hint, depth + 1) for item in value]
-            return walked if isinstance(value, list) else type(value)(walked)
-        if isinstance(value, str):
-            return self.string(value, hint, depth)
-        if value is None or isinstance(value, bool):
-            return value
-        if isinstance(value, (int, float)):
-            if hint is None or self.collect is not None:
-                return value
-            return self._replace_whole(str(value), hint[0])
-        if isinstance(value, (bytes, bytearray)):
-            return self.string(bytes(value).decode("utf-8", "surrogateescape"), hint, depth)
-        return self.string(str(value), hint, depth)  # unknown objects: their text, scrubbed
-
-    def _child_hint(self, key: str, parent: tuple[str, bool] | None, exempt: bool) -> tuple[str, bool] | None:
-        if parent is not None and parent[1]:
-            return parent
-        return None if exempt else self.analyzer.key_hint(key)
-
-    def string(self, text: str, hint: tuple[str, bool] | None, depth: int) -> str:
-        if self.collect is None:
-            self.report.strings += 1
-        if not text:
-            return text
-        text = self._valid_unicode(text)
-        if hint is not None and not self.analyzer.hint_exempt(text):
-            if self.harvest:
-                self.ctx.remember(hint[0], text)
-            return text if self.collect is not None else self._replace_whole(text, hint[0])
-        try:
-            decoded = decode(text)
-        except ValueError:
-            if self.collect is None:
-                self.report.too_deep += 1
-            return REDACTED
-        if decoded is None:
-            return self.prose(text, None)
-        obj, encode = decoded
-        walked = self.value(obj, None, None, depth + 1)
-        if self.collect is not None:
-            return text
-        self.report.json_strings += 1
-        try:
-            return encode(walked)
-        except (ValueError, TypeError, RecursionError):
-            self.report.redacted_on_error += 1
-            return REDACTED
-
-    def prose(self, text: str, hint: tuple[str, bool] | None) -> str:
-        text = self._valid_unicode(text)
-        if hint is not None and not self.analyzer.hint_exempt(text):
-            if self.harvest:
-                self.ctx.remember(hint[0], text)
-            return self._replace_whole(text, hint[0]) if self.collect is None else text
-        blobs = self.analyzer.blobs(text)
-        masked = text
-        for blob in blobs:
-            masked = masked[: blob.start] + " " * (blob.end - blob.start) + masked[blob.end :]
-        if self.collect is not None:
-            if masked.strip():
-                self.collect[masked] = None
-                if self.learn:
-                    for found in self.engine.detections(masked) or []:
-                        self.ctx.remember(found.entity, masked[found.start : found.end], detected=True)
-            return text
-        if len(masked) > self.engine.policy.ner_max_chars:
-            self.report.ner_skipped += 1
-        found = self.engine.detections(masked) if masked.strip() else []
-        if found is None:
-            self.report.redacted_on_error += 1
-            return REDACTED
-        known = [Detection(s, e, entity, _KNOWN_SCORE) for s, e, entity in self.ctx.known_matches(masked)]
-        return self._replace(text, blobs + found + known)
-
-    def _valid_unicode(self, text: str) -> str:
-        if _SURROGATE.search(text) is None:
-            return text
-        if self.collect is None:
-            self.report.invalid_unicode += 1
-        return _SURROGATE.sub("\ufffd", text)
-
-    def _replace_whole(self, text: str, entity: str) -> str:
-        if PLACEHOLDER.fullmatch(text.strip()):
-            return text
-        token = self.ctx.placeholder(entity, text)
-        self.ctx.remember(entity, text)
-        self.report.count_entity(entity, self.label)
-        return token
-
-    def _replace(self, text: str, found: list[Detection]) -> str:
-        if not found:
-            return text
-        groups: list[list[Any]] = []  # [start, end, best detection]
-        for d in sorted(found, key=lambda d: (d.start, -d.end)):
-            if groups and d.start < groups[-1][1]:
-                group = groups[-1]
-                group[1] = max(group[1], d.end)
-                if _rank(d) > _rank(group[2]):
-                    group[2] = d
-            else:
-                groups.append([d.start, d.end, d])
-        pieces, position = [], 0
-        for start, end, best in groups:
-            if best.entity == BLOB:
-                token = "<BLOB>"
-                self.report.blobs_redacted += 1
-            else:
-                surface = text[start:end]
-                token = self.ctx.placeholder(best.entity, surface)
-                self.ctx.remember(best.entity, surface, detected=best.score != _KNOWN_SCORE)
-                self.report.count_entity(best.entity, self.label)
-            pieces += [text[position:start], token]
-            position = end
-        pieces.append(text[position:])
-        return "".join(pieces)
-
-
-_SCHEMA_TYPES = frozenset({"string", "object", "array", "integer", "number", "boolean", "null"})
-
-
-def _is_schema(node: dict[Any, Any]) -> bool:
-    kind = node.get("type")
-    return isinstance(kind, str) and kind.lower() in _SCHEMA_TYPES and len(node) > 1
 
 
 def _rank(d: Detection) -> tuple[bool, float, int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import regex
 
@@ -19,8 +19,17 @@ _NON_ASCII = regex.compile(r"[^\x00-\x7f]")
 _SNAKE = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+")
 
 
-def decode(text: str) -> tuple[Any, Encoder] | None:
-    """(object, encoder) when `text` is a JSON or Python-literal dict/list, else None.
+class Decoded(NamedTuple):
+    """A string's structure and how to write it back."""
+
+    value: Any
+    """The decoded dict or list."""
+    encode: Encoder
+    """Writes a changed value back in the string's own style."""
+
+
+def decode(text: str) -> Decoded | None:
+    """The structure of `text` when it is a JSON or Python-literal dict/list, else None.
 
     Nesting too deep to decode raises `ValueError` (never RecursionError), so the caller can redact the
     whole string rather than guess.
@@ -37,11 +46,19 @@ def decode(text: str) -> tuple[Any, Encoder] | None:
         value = _literal(body)
         if value is None:
             return None
-        return value, lambda obj: lead + repr(obj) + trail
+        return Decoded(value, lambda obj: lead + repr(obj) + trail)
     if not isinstance(value, (dict, list)):
         return None
-    dump = _json_style(body, value)
-    return value, lambda obj: lead + dump(obj) + trail
+    ensure_ascii = _NON_ASCII.search(body) is None
+    style: list[Encoder] = []
+
+    def encode(obj: Any) -> str:
+        # Working out the style costs a few dumps of the value: only pay it when something is re-encoded.
+        if not style:
+            style.append(_json_style(body, value, ensure_ascii))
+        return lead + style[0](obj) + trail
+
+    return Decoded(value, encode)
 
 
 def _literal(body: str) -> Any:
@@ -54,9 +71,8 @@ def _literal(body: str) -> Any:
     return value if isinstance(value, (dict, list)) else None
 
 
-def _json_style(body: str, value: Any) -> Encoder:
+def _json_style(body: str, value: Any, ensure_ascii: bool) -> Encoder:
     """The `json.dumps` settings that reproduce `body` (first exact candidate, else the closest guess)."""
-    ensure_ascii = _NON_ASCII.search(body) is None
     candidates: list[dict[str, Any]] = []
     if "\n" in body:
         second = body.split("\n", 2)[1]

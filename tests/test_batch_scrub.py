@@ -175,3 +175,35 @@ def test_names_under_personal_keys_are_caught_in_later_blocks_of_the_same_trace(
     text = decompressed_text(tmp_path / "out.jsonl")
     for name in ("Maria Gonzalez", "Maria", "Dana Whitfield", "Dana"):
         assert not any(n in text for n in needles(name)), name
+
+
+def test_blocks_are_cut_by_size_between_traces_and_report_split_traces(tmp_path: Path) -> None:
+    # A 1 MB default would keep these ~120 kB in one block; 20 kB blocks cut it into several. Cuts fall
+    # between traces where the size allows, so fewer traces are split than there are block borders.
+    source = str(TRACES / "adk2.otlp.jsonl")
+    one = scrub_exports([source], str(tmp_path / "one.jsonl"), ScrubOptions(workers=1, block_bytes=20_000))
+    two = scrub_exports([source], str(tmp_path / "two.jsonl"), ScrubOptions(workers=2, block_bytes=20_000))
+    assert one.blocks > 1 and one.blocks == two.blocks
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+    whole = scrub_exports([source], str(tmp_path / "whole.jsonl"), ScrubOptions(workers=1))
+    assert whole.blocks == 1 and whole.split_traces == 0
+    assert one.split_traces == two.split_traces
+    text = decompressed_text(tmp_path / "one.jsonl")
+    for name in ("Maria Gonzalez", "Maria"):
+        assert not any(n in text for n in needles(name)), name
+
+
+def test_block_jobs_cross_processes_as_bytes_and_decode_to_the_same_documents() -> None:
+    import pickle
+
+    from promote.batch.blocks import cut_blocks
+    from promote.ingest import Record
+
+    export = open_export(TRACES / "adk2.otlp.jsonl")
+    job = next(cut_blocks(export, 1000, None, None))
+    shipped = pickle.loads(pickle.dumps(job))
+    records = [item for item in shipped.items if isinstance(item, Record)]
+    assert records and all(record.doc is None for record in records)
+    originals = [item for item in job.items if isinstance(item, Record)]
+    assert [export.decode(r.raw) for r in records] == [r.doc for r in originals]
+    assert len(pickle.dumps(job)) < 1.2 * sum(len(r.raw) for r in originals)

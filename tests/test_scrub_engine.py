@@ -192,3 +192,44 @@ def test_a_sentence_after_a_salutation_is_not_taken_for_a_name(engine) -> None:
     assert engine.scrub_text("Thanks! And what was my net pay on the last statement?", ctx) == (
         "Thanks! And what was my net pay on the last statement?")
     assert "Crystal" not in engine.scrub_text("Thanks, Crystal", ctx)
+
+
+def test_json_with_nothing_to_scrub_comes_back_byte_for_byte_whatever_its_style(engine):
+    # Re-encoding would normalise the spacing; a string none of whose leaves changed is kept as it was.
+    ctx = engine.new_context()
+    odd = '{"policy":   "PTO-CA-2026 §4.2",\n "hours" : 62.5, "note": "Carryover is capped at 40 hours."}'
+    assert engine.scrub_value(odd, ctx, key="tool.result") == odd
+    changed = engine.scrub_value(odd.replace("Carryover", "Maria Gonzalez asked: carryover"), ctx, key="tool.result")
+    assert "Maria" not in changed and json.loads(changed)["hours"] == 62.5
+
+
+def test_known_values_match_like_the_whole_word_regex_they_stand_for():
+    from scrubbers.context import ScrubContext, _surface_pattern
+
+    ctx = ScrubContext()
+    ctx.remember("PERSON", "Maria Gonzalez")
+    ctx.remember("EMAIL_ADDRESS", "maria.gonzalez@acme-retail.com")
+    ctx.remember("PHONE_NUMBER", "(415) 555-0132")
+    texts = [
+        "Call MARIA  GONZALEZ or Maria\nGonzalez, not Mariah Gonzalezz.",
+        "maria.gonzalez@acme-retail.com wrote; so did x.maria.gonzalez@acme-retail.com",
+        "Maria said hi. Gonzalez-Smith is someone else; Maria's form is in.",
+        "phone (415) 555-0132, not 1(415) 555-01329",
+        "Straße Maria",
+    ]
+    words = __import__("regex").compile(r"\w+")
+    for text in texts:
+        fast = ctx.known_matches(text, frozenset(w.casefold() for w in words.findall(text)))
+        slow = sorted(
+            (m.start(), m.end(), entity)
+            for surface, (entity, case_sensitive) in ctx._known.items()
+            for m in _surface_pattern(surface, case_sensitive).finditer(text)
+        )
+        chosen: list = []
+        for item in sorted(slow, key=lambda f: (f[0], f[0] - f[1], f[2])):
+            if not chosen or item[0] >= chosen[-1][1]:
+                chosen.append(item)
+        assert fast == chosen, text
+    first = texts[0]
+    assert [first[s:e] for s, e, _ in ctx.known_matches(first, frozenset({"maria", "gonzalez", "call"}))] == [
+        "MARIA  GONZALEZ", "Maria\nGonzalez"]

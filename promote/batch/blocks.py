@@ -1,17 +1,22 @@
 """Scrub one block of records: the unit of work of every batch path (in-process, pool, Dask).
 
-A block is `window` consecutive records of one export. Placeholder contexts live for one block (one
-context per trace id in it), which is what bounds memory; the local and the Dask paths cut the same
-blocks, so they write the same bytes. A trace spread over more than one block gets a fresh numbering in
-each block (keyed mode, `--key-file`, gives the same token everywhere), but what it *detects* does not
-depend on blocks: the values its spans hold under personal keys anywhere before are carried into every
-block as the trace's known values (`KnownValues`), so a bare first name is caught in a later block too.
+A block is at most `window` consecutive records, and at most `block_bytes` of input, of one export.
+Placeholder contexts live for one block (one context per trace id in it), which is what bounds memory;
+the local and the Dask paths cut the same blocks, so they write the same bytes. A trace spread over more
+than one block gets a fresh numbering in each block (keyed mode, `--key-file`, gives the same token
+everywhere), but what it *detects* barely depends on blocks: the values a trace holds under personal
+keys in the blocks just before (`CARRY_BLOCKS`) are carried into the next block as its known values
+(`KnownValues`), so a bare first name is caught in a later block too.
+
+Jobs cross process borders as raw record bytes (a worker decodes them again: far cheaper than pickling
+the decoded documents), so the parent process only reads, cuts, and harvests the few traces that span
+blocks.
 """
 
 from __future__ import annotations
 
 import io
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
@@ -41,7 +46,21 @@ class BlockJob:
     items: list[Record | Skipped]
     """The block's records and bad records, in file order."""
     known: dict[str | None, list[tuple[str, str]]] = field(default_factory=dict)
-    """Per trace id: (entity, value) found under personal keys in this and earlier blocks."""
+    """Per trace id: (entity, value) found under personal keys in earlier blocks."""
+    traces: set[str] | None = None
+    """The trace ids of the block's spans, when the cutter already worked them out."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Decoded documents are large to pickle and cheap to rebuild from the bytes: ship the bytes.
+        state = dict(self.__dict__)
+        state["items"] = [
+            Record(item.where, item.raw, None, item.prefix, item.suffix) if isinstance(item, Record) else item
+            for item in self.items
+        ]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
 
 @dataclass
@@ -57,17 +76,36 @@ class BlockResult:
     report: dict[str, Any] = field(default_factory=dict)
 
 
-def cut_blocks(export: Export, window: int, part_compression: str | None) -> Iterator[BlockJob]:
-    """Stream an export as blocks of at most `window` records (bad records count too)."""
+def cut_blocks(export: Export, window: int, part_compression: str | None, block_bytes: int | None = None
+               ) -> Iterator[BlockJob]:
+    """Stream an export as blocks of at most `window` records (bad records count too).
+
+    With `block_bytes`, a block also ends once it holds that many bytes of records, at the first record
+    that shares no trace with it (so that traces are rarely split), and at four times that size at most.
+    """
+    codec = Export(export.path, export.format, None, export.framing)
     items: list[Record | Skipped] = []
-    index = 0
+    traces: set[str] = set()
+    index = size = 0
     for item in export.records():
+        item_traces = _traces(codec, item) if block_bytes is not None else set()
+        if items and (len(items) >= window or (block_bytes is not None and (
+                size >= 4 * block_bytes or (size >= block_bytes and not item_traces & traces)))):
+            yield BlockJob(index, export.path, export.format, export.framing, part_compression, items,
+                           traces=traces if block_bytes is not None else None)
+            items, traces, index, size = [], set(), index + 1, 0
         items.append(item)
-        if len(items) >= window:
-            yield BlockJob(index, export.path, export.format, export.framing, part_compression, items)
-            items, index = [], index + 1
+        traces |= item_traces
+        size += len(item.raw) if isinstance(item, Record) else 0
     if items:
-        yield BlockJob(index, export.path, export.format, export.framing, part_compression, items)
+        yield BlockJob(index, export.path, export.format, export.framing, part_compression, items,
+                       traces=traces if block_bytes is not None else None)
+
+
+def _traces(codec: Export, item: Record | Skipped) -> set[str]:
+    if isinstance(item, Skipped):
+        return set()
+    return {trace_id for trace_id in codec.trace_ids(item) if trace_id is not None}
 
 
 def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
@@ -83,19 +121,24 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
             skipped.append(item)
             records.append(_redacted(item, job.framing))
             continue
+        if item.doc is None:  # shipped as bytes (see BlockJob.__getstate__)
+            item = Record(item.where, item.raw, codec.decode(item.raw), item.prefix, item.suffix)
         spans += sum(1 for _ in codec.spans(item))
         records.append(item)
-    slots = string_slots(codec, records)
-    items = [(_context(contexts, slot.trace_id, job, engine), slot.key, slot.value) for slot in slots]
+    slots = [(position, slot, path) for position, record in enumerate(records) if record.raw is not REDACTED_LINE
+             for slot, path in codec.slots(record)]
+    items = [(_context(contexts, slot.trace_id, job, engine), slot.key, slot.value) for _, slot, path in slots]
     # Learn first: every value found anywhere in the block is known to its trace's context before
     # any string is written, so a name detected late (the user's message) is also caught where it
     # came earlier (the root span's output).
-    engine.learn(items)
-    replacements = iter(engine.scrub_many(items))
-    scrubbed = [
-        record if record.raw is REDACTED_LINE else codec.rewrite_strings(record, lambda _: next(replacements))
-        for record in records
-    ]
+    replacements = engine.scrub_many(items, learn=True)
+    changes: dict[int, list[tuple[Any, str]]] = {}
+    for (position, slot, path), replacement in zip(slots, replacements):
+        if replacement != slot.value:
+            changes.setdefault(position, []).append((path, replacement))
+    # The records were decoded for this block alone: rewrite their documents in place.
+    scrubbed = [codec.rewrite(record, changes.get(position, []), in_place=True)
+                for position, record in enumerate(records)]
     return BlockResult(
         index=job.index,
         data=encode_records(
@@ -112,12 +155,8 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
 
 
 def string_slots(codec: Export, records: Iterable[Record]) -> list[Any]:
-    """Every string slot of the records, in write order (rewrite_strings asked to change nothing)."""
-    slots: list[Any] = []
-    for record in records:
-        if record.raw is not REDACTED_LINE:
-            codec.rewrite_strings(record, lambda slot: slots.append(slot))  # appending returns None
-    return slots
+    """Every string slot of the records, in write order."""
+    return [slot for record in records if record.raw is not REDACTED_LINE for slot, _ in codec.slots(record)]
 
 
 def _context(contexts: dict, trace_id: str | None, job: BlockJob, engine: Any) -> Any:
@@ -128,20 +167,49 @@ def _context(contexts: dict, trace_id: str | None, job: BlockJob, engine: Any) -
     return contexts[trace_id]
 
 
+CARRY_BLOCKS = 4
+"""How many blocks back a trace's values under personal keys are looked for."""
+
+
 class KnownValues:
-    """Per trace, the values under personal keys seen so far in an export (the last `limit` traces)."""
+    """Per trace, the values under personal keys its spans held in the last `CARRY_BLOCKS` blocks.
+
+    Only traces that span blocks need them, so only their slots are harvested (keys only, no NER): the
+    parent's share of the work stays small however many workers scrub.
+    """
 
     def __init__(self, engine: Any, limit: int = 20_000) -> None:
         self._engine = engine
         self._limit = limit
         self._contexts: OrderedDict[str | None, Any] = OrderedDict()
+        # the last blocks: their records, the traces in them, and the traces already harvested there
+        self._recent: deque[tuple[list[Record], set[str | None], set[str | None]]] = deque(maxlen=CARRY_BLOCKS)
+        self._split: OrderedDict[str | None, None] = OrderedDict()
+        self.split_traces = 0
+        """Traces seen in more than one block so far."""
 
     def annotate(self, job: BlockJob) -> BlockJob:
-        """Harvest the block (keys only, no NER) and attach each of its traces' known values."""
+        """Attach to the job the known values of each of its traces that earlier blocks also hold."""
         codec = Export(job.path, job.format, None, job.framing)
-        slots = string_slots(codec, [item for item in job.items if isinstance(item, Record)])
-        self._engine.harvest([(self._context(slot.trace_id), slot.key, slot.value) for slot in slots])
-        job.known = {trace_id: self._contexts[trace_id].known_values() for trace_id in {s.trace_id for s in slots}}
+        records = [item for item in job.items if isinstance(item, Record)]
+        traces = set(job.traces) if job.traces is not None else {slot.trace_id for slot in string_slots(codec, records)}
+        continuing: set[str | None] = set()
+        for earlier, earlier_traces, harvested in self._recent:
+            wanted = (traces & earlier_traces) - harvested
+            continuing |= traces & earlier_traces
+            if wanted:
+                decoded = [Record(r.where, r.raw, codec.decode(r.raw)) for r in earlier]
+                slots = [slot for slot in string_slots(codec, decoded) if slot.trace_id in wanted]
+                self._engine.harvest([(self._context(slot.trace_id), slot.key, slot.value) for slot in slots])
+                harvested |= wanted
+        for trace_id in continuing - self._split.keys():
+            self.split_traces += 1
+            self._split[trace_id] = None
+            if len(self._split) > self._limit:
+                self._split.popitem(last=False)
+        job.known = {t: self._contexts[t].known_values() for t in continuing if t in self._contexts}
+        # Bytes only: the block's documents are scrubbed in place, and few blocks are ever harvested.
+        self._recent.append(([Record(r.where, r.raw, None) for r in records], traces, set()))
         return job
 
     def _context(self, trace_id: str | None) -> Any:

@@ -1,6 +1,7 @@
 """`promote scrub`: batch-scrub whole trace exports, streaming, on all cores or on a Dask cluster.
 
-Each input is cut into blocks of `window` records; blocks are scrubbed in worker processes (each loads
+Each input is cut into blocks (`window` records, `block_bytes` of input, cut between traces where it
+can); blocks are scrubbed in worker processes (each loads
 the spaCy model once) and written back in order through one output assembler, atomically.
 """
 
@@ -31,7 +32,9 @@ class ScrubOptions(BaseModel):
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
     """Worker processes (default: all cores); 1 scrubs in this process."""
     window: int = Field(default=1000, ge=1)
-    """Records per block: placeholders are consistent within a trace inside one block."""
+    """Records per block at most: placeholders are consistent within a trace inside one block."""
+    block_bytes: int | None = Field(default=1 << 20, ge=1)
+    """Bytes of records per block (cut between traces where possible); None: `window` alone decides."""
     policy_path: Path | None = None
     """Scrub policy file; None for the default policy."""
     key_file: Path | None = None
@@ -86,7 +89,15 @@ class ScrubRunReport(BaseModel):
     workers: int = 1
     """Worker processes used."""
     window: int = 0
-    """Records per block."""
+    """Records per block at most."""
+    block_bytes: int | None = None
+    """Bytes of records per block (None: records alone)."""
+    blocks: int = 0
+    """Blocks scrubbed."""
+    split_traces: int = 0
+    """Traces whose spans fell into more than one block: each block numbers their placeholders afresh
+    (values under personal keys are still carried over); raise `--block-mb` / `--window`, or use
+    `--key-file`, when this matters."""
     policy: str = ""
     """Policy name@sha256."""
     presidio_version: str = ""
@@ -108,7 +119,7 @@ def scrub_exports(
     policy = _load_policy(load_policy, options.policy_path)
     outputs = plan_outputs(inputs, output)
     resume_log = ResumeLog(Path(output)) if len(inputs) > 1 else None
-    report = ScrubRunReport(workers=options.workers, window=options.window,
+    report = ScrubRunReport(workers=options.workers, window=options.window, block_bytes=options.block_bytes,
                             policy=f"{policy.name}@sha256:{policy.sha256}")
     engine = make_engine(policy, key)  # this process's: harvests known values, scrubs when workers == 1
     runner = _runner(options, policy, key, engine)
@@ -118,7 +129,9 @@ def scrub_exports(
                 report.files.append(FileSummary(input=source, output=str(target), format="-",
                                                 compression=None, spans=0, records=0, resumed=True))
                 continue
-            report.files.append(_scrub_one(source, target, options, runner, KnownValues(engine), report, progress))
+            known = KnownValues(engine)
+            report.files.append(_scrub_one(source, target, options, runner, known, report, progress))
+            report.split_traces += known.split_traces
             if resume_log is not None:
                 resume_log.mark(source, target)
         report.presidio_version = runner.presidio_version
@@ -135,7 +148,7 @@ def _scrub_one(source, target, options, runner, known, report, progress) -> File
     final_compression = None if part_compression else export.compression
     spans = records = 0
     with OutputAssembler(target, final_compression) as assembler:
-        jobs = _checked(cut_blocks(export, options.window, part_compression), options)
+        jobs = _checked(cut_blocks(export, options.window, part_compression, options.block_bytes), options)
         for result in runner.run(known.annotate(job) for job in jobs):
             assembler.write(result.data)
             _add(report, result)
@@ -158,6 +171,7 @@ def _checked(jobs: Iterator[BlockJob], options: ScrubOptions) -> Iterator[BlockJ
 
 
 def _add(report: ScrubRunReport, result: BlockResult) -> None:
+    report.blocks += 1
     report.spans += result.spans
     report.records += result.records
     report.strings += result.strings
@@ -208,6 +222,8 @@ def print_summary(report: ScrubRunReport, stream=sys.stderr) -> None:
     print(
         f"{report.spans} spans in {report.seconds:.1f} s ({report.spans_per_second:.0f} spans/s, "
         f"{report.workers} worker(s)); replaced: {entities or 'nothing'}"
-        + (f"; {len(report.skipped)} bad record(s) redacted whole" if report.skipped else ""),
+        + (f"; {len(report.skipped)} bad record(s) redacted whole" if report.skipped else "")
+        + (f"; {report.split_traces} trace(s) spread over more than one block (placeholders numbered per block)"
+           if report.split_traces else ""),
         file=stream,
     )

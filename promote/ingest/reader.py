@@ -36,6 +36,7 @@ from promote.ingest.containers import (
     sniff_compression,
 )
 from promote.ingest.formats import CODECS
+from promote.ingest.formats.base import Path as SlotPath
 from promote.ingest.formats.base import Record, StringSlot, set_at
 from promote.ingest.formats.otlp_proto import looks_like_request
 from promote.trace_model import Skipped, Span
@@ -133,6 +134,17 @@ class Export:
             return Skipped(where=where, why=why)
         return Record(where=where, raw=frame.raw, doc=doc, prefix=frame.prefix)
 
+    def decode(self, raw: bytes) -> object:
+        """A record's document from its bytes (a record shipped to another process as bytes only)."""
+        return self._codec.decode(raw)
+
+    def trace_ids(self, record: Record) -> set[str | None]:
+        """The trace ids the record's string values belong to (a codec may list them without a walk)."""
+        listed = getattr(self._codec, "trace_ids", None)
+        if listed is not None:
+            return listed(record.doc)
+        return {slot.trace_id for slot, _ in self._codec.slots(record.doc)}
+
     def spans(self, record: Record, skipped: list[Skipped] | None = None) -> Iterator[Span]:
         """Our spans of one record; spans that cannot be used are noted in `skipped`."""
         return self._codec.spans(record.doc, record.where, skipped)
@@ -146,13 +158,26 @@ class Export:
         its original bytes; a changed one is re-encoded the way the input encoded it.
         """
         changes = []
-        for slot, path in self._codec.slots(record.doc):
+        for slot, path in self.slots(record):
             replacement = fn(slot)
             if replacement is not None and replacement != slot.value:
                 changes.append((path, replacement))
+        return self.rewrite(record, changes)
+
+    def slots(self, record: Record) -> Iterator[tuple[StringSlot, SlotPath]]:
+        """The string values `rewrite_strings` visits, with the path to each, in the same order."""
+        return self._codec.slots(record.doc)
+
+    def rewrite(self, record: Record, changes: list[tuple[SlotPath, str]], *, in_place: bool = False) -> Record:
+        """The record with each (path, replacement) applied and re-encoded the way it came.
+
+        No change: the record itself, with its original bytes. `in_place` changes the record's own
+        document (for a caller that no longer needs it) instead of decoding a copy.
+        """
         if not changes:
             return record
-        doc = self._codec.decode(record.raw)  # a fresh copy: cheaper than deepcopy, and leaves `record` intact
+        # a fresh copy is cheaper than deepcopy, and leaves `record` intact
+        doc = record.doc if in_place else self._codec.decode(record.raw)
         for path, replacement in changes:
             set_at(doc, path, replacement)
         raw = self._codec.encode(doc, record.raw)

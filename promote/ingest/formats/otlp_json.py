@@ -171,6 +171,16 @@ class OtlpJsonCodec(JsonCodec):
             note(skipped, where, f"span {name!r} ({span_id}): malformed field ({error})")
             return None
 
+    def trace_ids(self, doc: dict) -> set[str | None]:
+        """The trace ids of the record's spans (what the batch scrubber groups by), without walking values."""
+        return {
+            safe_id(_get(span, "traceId", "trace_id"), 16)
+            for _, block in resource_blocks(doc)
+            for _, scope_spans in scope_blocks(block)
+            for span in scope_spans.get("spans") or ()
+            if isinstance(span, dict)
+        }
+
     def slots(self, doc: dict) -> Iterator[tuple[StringSlot, Path]]:
         for block_path, block in resource_blocks(doc):
             spans = [(path, scope_spans) for path, scope_spans in scope_blocks(block)]

@@ -1,0 +1,262 @@
+"""Compiling a value into a scrub plan, once, whatever the trace.
+
+How a value is scrubbed depends on its structure (JSON inside a string, keys that make a value personal,
+schemas, depth) and on the trace (the placeholders and values known so far). The first part depends only
+on the value and its key, so it is worked out once here and shared: a `Plan` is the value's template,
+with a hole for every string leaf, and the list of those leaves in reading order. Applying the plan to a
+trace's context (in `engine`) decides each leaf's output; `fill` puts the outputs back, and a JSON string
+none of whose leaves changed comes back as it was, byte for byte, without being re-encoded.
+
+LLM spans repeat the whole conversation in every call, so the same strings come back many times: the
+engine caches plans by (key rule, text) and detections by text, so each unique text is decoded, walked
+and analysed once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import regex
+
+from scrubbers.structure import Encoder, decode, normalise_key
+
+if TYPE_CHECKING:
+    from scrubbers.analysis import Analyzer, Detection
+    from scrubbers.policy import ScrubPolicy
+
+REDACTED = "<REDACTED>"
+WHOLE, PROSE, CONST = 0, 1, 2
+_SURROGATE = regex.compile(r"[\ud800-\udfff]")
+_WORD = regex.compile(r"\w+")
+_SCHEMA_TYPES = frozenset({"string", "object", "array", "integer", "number", "boolean", "null"})
+
+
+class Leaf:
+    """One string leaf: replaced whole (a value under a personal key), analysed as prose, or a constant."""
+
+    __slots__ = ("kind", "text", "entity", "numeric", "fixed_unicode", "counter", "_analyzer", "_masked",
+                 "_blobs", "_words")
+
+    def __init__(self, kind: int, text: str, analyzer: Analyzer, *, entity: str | None = None,
+                 numeric: bool = False, fixed_unicode: bool = False, counter: str | None = None):
+        self.kind, self.text, self.entity = kind, text, entity
+        self.numeric = numeric  # a number under a personal key: replaced, but never remembered
+        self.fixed_unicode = fixed_unicode  # lone surrogates became U+FFFD (counted when applied)
+        self.counter = counter  # the report counter a constant leaf adds one to
+        self._analyzer = analyzer
+        self._masked: str | None = None
+        self._blobs: list[Detection] = []
+        self._words: frozenset[str] | None = None
+
+    @property
+    def masked(self) -> str:
+        """The text with long base64/hex runs blanked out (what the analyzer sees); computed once."""
+        if self._masked is None:
+            self._blobs = self._analyzer.blobs(self.text)
+            masked = self.text
+            for blob in self._blobs:
+                masked = masked[: blob.start] + " " * (blob.end - blob.start) + masked[blob.end :]
+            self._masked = masked
+        return self._masked
+
+    @property
+    def blobs(self) -> list[Detection]:
+        """The blob runs of the text (redacted whole)."""
+        self.masked  # noqa: B018 - computes the blobs with the mask
+        return self._blobs
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Case-folded word tokens of the masked text: a known value can only occur where its first word does."""
+        if self._words is None:
+            self._words = frozenset(word.casefold() for word in _WORD.findall(self.masked))
+        return self._words
+
+
+class Hole:
+    """Where leaf `index`'s output goes."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+
+class Nested:
+    """A string that held JSON (or a repr): its own template, re-encoded only when a leaf in it changed.
+
+    (Splicing the changed string tokens into the original text instead of re-encoding was measured:
+    finding the tokens costs more than `json.dumps` of the rebuilt value.)
+    """
+
+    __slots__ = ("template", "encode", "original", "start", "end")
+
+    def __init__(self, template: Any, encode: Encoder, original: str, start: int, end: int):
+        self.template, self.encode, self.original, self.start, self.end = template, encode, original, start, end
+
+
+class Sub:
+    """A dict or list with leaves somewhere inside: rebuilt only when one of them changed."""
+
+    __slots__ = ("node", "original", "start", "end")
+
+    def __init__(self, node: Any, original: Any, start: int, end: int):
+        self.node, self.original, self.start, self.end = node, original, start, end
+
+
+class Plan:
+    """A value's template and its leaves in reading order (placeholders are numbered in that order)."""
+
+    __slots__ = ("template", "leaves", "size", "nested", "source", "clean", "_words")
+
+    def __init__(self, template: Any, leaves: list[Leaf], size: int, nested: int = 0, source: str | None = None):
+        self.template, self.leaves = template, leaves
+        self.size = size  # characters of the source text, for the cache's budget
+        self.nested = nested  # strings in it that held JSON or a repr
+        self.source = source  # the string the plan was built from (None for other values)
+        self.clean: bool | None = None
+        """True when nothing in it is personal by itself (no key rule, no detection, no blob): only a
+        trace's known values could change it. Set by the engine once its texts are analysed."""
+        self._words: frozenset[str] | None = None
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Every word token of its prose leaves (see `Leaf.words`)."""
+        if self._words is None:
+            self._words = frozenset().union(*(leaf.words for leaf in self.leaves if leaf.kind == PROSE))
+        return self._words
+
+
+class PlanBuilder:
+    """Walks a value once under the policy's key rules and builds its plan."""
+
+    def __init__(self, policy: ScrubPolicy, analyzer: Analyzer, exempt_parents: frozenset[str]):
+        self.policy, self.analyzer = policy, analyzer
+        self._exempt_parents = exempt_parents
+        self._exempt_siblings = tuple(policy.key_hint_exempt_siblings)
+        self._leaves: list[Leaf] = []
+        self._nested = 0
+        self._parent_cache: dict[str, bool] = {}
+
+    def value(self, value: Any, key: str | None) -> Plan:
+        """The plan of any JSON-like value found under `key` (None: no key)."""
+        self._leaves, self._nested = [], 0
+        template = self._value(value, key, self.analyzer.key_hint(key), 0)
+        source = value if isinstance(value, str) and not isinstance(template, str) else None
+        return Plan(template, self._leaves, len(value) if isinstance(value, str) else 0, self._nested, source)
+
+    def prose(self, text: str, key: str | None) -> Plan:
+        """The plan of a text read as prose (never decoded as JSON)."""
+        self._leaves = []
+        hint = self.analyzer.key_hint(key)
+        if not text:
+            return Plan(text, [], 0)
+        text, fixed = _valid_unicode(text)
+        if hint is not None and not self.analyzer.hint_exempt(text):
+            return Plan(self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed), self._leaves, len(text))
+        return Plan(self._leaf(PROSE, text, fixed_unicode=fixed), self._leaves, len(text))
+
+    def _leaf(self, kind: int, text: str, **options: Any) -> Hole:
+        self._leaves.append(Leaf(kind, text, self.analyzer, **options))
+        return Hole(len(self._leaves) - 1)
+
+    def _value(self, value: Any, key: str | None, hint: tuple[str, bool] | None, depth: int) -> Any:
+        if depth > self.policy.max_depth:
+            return self._leaf(CONST, REDACTED, counter="too_deep")
+        if isinstance(value, dict):
+            if _is_schema(value):  # a JSON schema describes fields; its leaves are never personal data
+                hint, exempt = None, True
+            else:
+                exempt = key is not None and self._exempt_parent(key)
+                exempt = exempt or any(sibling in value for sibling in self._exempt_siblings)
+            start = len(self._leaves)
+            walked: Any = {k: self._value(v, str(k), self._child_hint(str(k), hint, exempt), depth + 1)
+                           for k, v in value.items()}
+            return self._container(walked, value, start)
+        if isinstance(value, (list, tuple)):
+            start = len(self._leaves)
+            return self._container([self._value(item, key, hint, depth + 1) for item in value], value, start)
+        if isinstance(value, str):
+            return self._string(value, hint, depth)
+        if value is None or isinstance(value, bool):
+            return value
+        if isinstance(value, (int, float)):
+            return value if hint is None else self._leaf(WHOLE, str(value), entity=hint[0], numeric=True)
+        if isinstance(value, (bytes, bytearray)):
+            return self._string(bytes(value).decode("utf-8", "surrogateescape"), hint, depth)
+        return self._string(str(value), hint, depth)  # unknown objects: their text, scrubbed
+
+    def _container(self, walked: Any, original: Any, start: int) -> Any:
+        # Nothing to scrub inside: the original itself stands in the template, and is never walked again.
+        return original if len(self._leaves) == start else Sub(walked, original, start, len(self._leaves))
+
+    def _exempt_parent(self, key: str) -> bool:
+        if key not in self._parent_cache:
+            self._parent_cache[key] = normalise_key(key) in self._exempt_parents
+        return self._parent_cache[key]
+
+    def _child_hint(self, key: str, parent: tuple[str, bool] | None, exempt: bool) -> tuple[str, bool] | None:
+        if parent is not None and parent[1]:
+            return parent
+        return None if exempt else self.analyzer.key_hint(key)
+
+    def _string(self, text: str, hint: tuple[str, bool] | None, depth: int) -> Any:
+        if not text:
+            return text
+        text, fixed = _valid_unicode(text)
+        if hint is not None and not self.analyzer.hint_exempt(text):
+            return self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed)
+        try:
+            decoded = decode(text)
+        except ValueError:
+            return self._leaf(CONST, REDACTED, counter="too_deep")
+        if decoded is None:
+            return self._leaf(PROSE, text, fixed_unicode=fixed)
+        self._nested += 1
+        start = len(self._leaves)
+        template = self._value(decoded.value, None, None, depth + 1)
+        return Nested(template, decoded.encode, text, start, len(self._leaves))
+
+
+def fill(template: Any, leaves: list[Leaf], outputs: list[Any], on_error: Any) -> Any:
+    """The template with every hole replaced by its output; `on_error()` answers a failed re-encode.
+
+    Only the parts with a changed leaf are rebuilt; the rest is the decoded original, shared.
+    """
+    changed = [0]  # changed[i]: how many of the first i leaves changed
+    for leaf, output in zip(leaves, outputs):
+        changed.append(changed[-1] + (output is not leaf.text or leaf.kind == CONST))
+    return _fill(template, outputs, changed, on_error)
+
+
+def _fill(template: Any, outputs: list[Any], changed: list[int], on_error: Any) -> Any:
+    kind = type(template)
+    if kind is Hole:
+        return outputs[template.index]
+    if kind is Sub:
+        if changed[template.end] == changed[template.start]:
+            return template.original
+        node = template.node
+        if type(node) is dict:
+            return {k: _fill(v, outputs, changed, on_error) for k, v in node.items()}
+        walked = [_fill(v, outputs, changed, on_error) for v in node]
+        return walked if type(template.original) is list else type(template.original)(walked)
+    if kind is Nested:
+        if changed[template.end] == changed[template.start]:
+            return template.original
+        try:
+            return template.encode(_fill(template.template, outputs, changed, on_error))
+        except (ValueError, TypeError, RecursionError):
+            return on_error()
+    return template
+
+
+def _valid_unicode(text: str) -> tuple[str, bool]:
+    if _SURROGATE.search(text) is None:
+        return text, False
+    return _SURROGATE.sub("\ufffd", text), True
+
+
+def _is_schema(node: dict[Any, Any]) -> bool:
+    kind = node.get("type")
+    return isinstance(kind, str) and kind.lower() in _SCHEMA_TYPES and len(node) > 1
