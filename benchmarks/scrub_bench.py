@@ -120,8 +120,13 @@ def child_naive(path: str, sample_spans: int) -> dict:
 
 
 def child_floor(path: str) -> dict:
+    import gc
+
     import spacy
 
+    from promote.batch.workers import GC_THRESHOLDS
+
+    gc.set_threshold(*GC_THRESHOLDS)  # the collector settings `promote scrub` runs with: the same for both
     started = time.perf_counter()
     spans = strings = 0
     unique: dict[str, None] = {}

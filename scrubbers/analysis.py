@@ -36,6 +36,8 @@ from scrubbers.structure import normalise_key
 
 LANGUAGE = "en"
 BLOB = "BLOB"
+VOCABULARY_RELOAD_TEXTS = 20_000
+"""Texts analysed through `nlp.pipe` before the model is reloaded (see `Analyzer._fresh_vocabulary`)."""
 
 _PRESIDIO_RECOGNIZERS = {
     "EMAIL_ADDRESS": lambda policy: EmailRecognizer(),
@@ -156,6 +158,7 @@ class Analyzer:
         self._hints = [(hint, [regex.compile(key) for key in hint.keys]) for hint in policy.key_hints]
         self._exempt_values = [regex.compile(value) for value in policy.key_hint_exempt_values]
         self._hint_cache: dict[str, tuple[str, bool] | None] = {}
+        self._texts_since_load = 0
 
     # key rules -----------------------------------------------------------------------------------
     def key_hint(self, key: str | None) -> tuple[str, bool] | None:
@@ -196,9 +199,19 @@ class Analyzer:
 
     def analyze_batch(self, texts: list[str]) -> Iterator[tuple[str, list[Detection]]]:
         """(text, detections) for short texts, NER run through `nlp.pipe` batches."""
+        self._fresh_vocabulary(len(texts))
         batch = self.nlp_engine.process_batch(texts, LANGUAGE, batch_size=self.policy.batch_size)
         for text, artifacts in batch:
             yield text, self._finish(text, self._presidio(text, artifacts))
+
+    def _fresh_vocabulary(self, coming: int) -> None:
+        # spaCy adds every new word it reads to the model's vocabulary and never drops one: over a day of
+        # traces (every name, id and address is new) that alone grows memory without bound. Reloading
+        # the model now and then starts it afresh; the entities found do not depend on it.
+        self._texts_since_load += coming
+        if self._texts_since_load > VOCABULARY_RELOAD_TEXTS:
+            self.nlp_engine.load()
+            self._texts_since_load = coming
 
     def _presidio(self, text: str, artifacts: NlpArtifacts | None) -> list[Detection]:
         results = self.engine.analyze(

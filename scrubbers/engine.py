@@ -27,7 +27,7 @@ _KNOWN_SCORE = 0.88  # above NER (0.85), below strong patterns: a typed match na
 # Plans of strings up to this size are cached across calls (system prompts, tool schemas, repeated
 # history); the budget bounds the cache by the characters it holds, so memory stays flat.
 _PLAN_CACHE_MAX_TEXT = 20_000
-_PLAN_CACHE_CHARS = 4_000_000
+_PLAN_CACHE_CHARS = 1_000_000
 
 Item = tuple[ScrubContext, "str | None", Any]
 

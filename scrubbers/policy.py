@@ -116,8 +116,9 @@ class ScrubPolicy(BaseModel):
     """Deeper JSON is not walked: the whole value is redacted (counted)."""
     batch_size: int = Field(128, ge=1)
     """Texts per `nlp.pipe` batch in `scrub_many`."""
-    cache_size: int = Field(50_000, ge=0)
-    """Analyzer results kept per engine, keyed by text (LLM spans repeat the conversation)."""
+    cache_size: int = Field(10_000, ge=0)
+    """Analyzer results kept per engine, keyed by text (LLM spans repeat the conversation; the most recent
+    are the ones that come back, and the cache is what keeps memory flat over a long run)."""
 
     @field_validator("allow_patterns", "keep_patterns", "key_hint_exempt_values")
     @classmethod

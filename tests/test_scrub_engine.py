@@ -233,3 +233,19 @@ def test_known_values_match_like_the_whole_word_regex_they_stand_for():
     first = texts[0]
     assert [first[s:e] for s, e, _ in ctx.known_matches(first, frozenset({"maria", "gonzalez", "call"}))] == [
         "MARIA  GONZALEZ", "Maria\nGonzalez"]
+
+
+def test_reloading_the_model_to_drop_its_grown_vocabulary_changes_no_result(engine, monkeypatch):
+    import scrubbers.analysis as analysis
+
+    strings = _trace_strings()
+    fresh = ScrubEngine(engine.loaded_policy)
+    fresh_ctx = fresh.new_context()
+    expected = [fresh.scrub_many([(fresh_ctx, k, v)])[0] for k, v in strings]
+    monkeypatch.setattr(analysis, "VOCABULARY_RELOAD_TEXTS", 2)
+    reloading = ScrubEngine(engine.loaded_policy)
+    model = reloading.analyzer.nlp_engine.nlp["en"]
+    ctx = reloading.new_context()
+    got = [reloading.scrub_many([(ctx, k, v)])[0] for k, v in strings]  # one batch per string: many reloads
+    assert reloading.analyzer.nlp_engine.nlp["en"] is not model
+    assert got == expected

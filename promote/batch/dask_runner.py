@@ -6,6 +6,7 @@ with a shared volume); the client concatenates the parts in order, so the bytes 
 
 from __future__ import annotations
 
+import gc
 import shutil
 import tempfile
 from collections import deque
@@ -20,11 +21,13 @@ _ENGINES: dict[Any, Any] = {}
 
 
 def _scrub_part(job: BlockJob, policy: Any, key: bytes | None, part: str) -> BlockResult:
-    from promote.batch.workers import make_engine
+    from promote.batch.workers import GC_THRESHOLDS, make_engine
 
     cache_key = (policy.sha256, key)
     if cache_key not in _ENGINES:  # one engine per worker process, loaded on its first task
         _ENGINES[cache_key] = make_engine(policy, key)
+        gc.freeze()  # see promote.batch.workers.GC_THRESHOLDS
+        gc.set_threshold(*GC_THRESHOLDS)
     result = scrub_block(job, _ENGINES[cache_key])
     Path(part).write_bytes(result.data)
     result.data = b""

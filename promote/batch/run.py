@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from promote.batch.blocks import BlockJob, BlockResult, KnownValues, cut_blocks
 from promote.batch.output import OutputAssembler, ResumeLog, plan_outputs
-from promote.batch.workers import LocalPool, make_engine
+from promote.batch.workers import LocalPool, batch_gc, make_engine
 from promote.errors import PromoteError
 from promote.ingest import open_export
 from promote.trace_model import Skipped
@@ -123,6 +123,14 @@ def scrub_exports(
                             policy=f"{policy.name}@sha256:{policy.sha256}")
     engine = make_engine(policy, key)  # this process's: harvests known values, scrubs when workers == 1
     runner = _runner(options, policy, key, engine)
+    with batch_gc():
+        _scrub_all(outputs, options, runner, engine, resume_log, report, progress)
+    report.seconds = round(time.perf_counter() - started, 3)
+    report.spans_per_second = round(report.spans / report.seconds, 1) if report.seconds else 0.0
+    return report
+
+
+def _scrub_all(outputs, options, runner, engine, resume_log, report, progress) -> None:
     try:
         for source, target in outputs:
             if options.resume and resume_log is not None and resume_log.done(source, target):
@@ -137,9 +145,6 @@ def scrub_exports(
         report.presidio_version = runner.presidio_version
     finally:
         runner.close()
-    report.seconds = round(time.perf_counter() - started, 3)
-    report.spans_per_second = round(report.spans / report.seconds, 1) if report.seconds else 0.0
-    return report
 
 
 def _scrub_one(source, target, options, runner, known, report, progress) -> FileSummary:
