@@ -6,6 +6,7 @@ by text and shared between traces; per-trace knowledge (known values, placeholde
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
@@ -212,6 +213,7 @@ class Analyzer:
         if self._texts_since_load > VOCABULARY_RELOAD_TEXTS:
             self.nlp_engine.load()
             self._texts_since_load = coming
+            gc.collect()  # the old model is a large cyclic graph: free it now, not at some later collection
 
     def _presidio(self, text: str, artifacts: NlpArtifacts | None) -> list[Detection]:
         results = self.engine.analyze(

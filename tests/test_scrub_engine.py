@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import weakref
 
 import pytest
 
@@ -249,3 +250,6 @@ def test_reloading_the_model_to_drop_its_grown_vocabulary_changes_no_result(engi
     got = [reloading.scrub_many([(ctx, k, v)])[0] for k, v in strings]  # one batch per string: many reloads
     assert reloading.analyzer.nlp_engine.nlp["en"] is not model
     assert got == expected
+    dropped = weakref.ref(model)
+    del model
+    assert dropped() is None  # the replaced model is freed, not kept alive

@@ -26,8 +26,7 @@ def _scrub_part(job: BlockJob, policy: Any, key: bytes | None, part: str) -> Blo
     cache_key = (policy.sha256, key)
     if cache_key not in _ENGINES:  # one engine per worker process, loaded on its first task
         _ENGINES[cache_key] = make_engine(policy, key)
-        gc.freeze()  # see promote.batch.workers.GC_THRESHOLDS
-        gc.set_threshold(*GC_THRESHOLDS)
+        gc.set_threshold(*GC_THRESHOLDS)  # see promote.batch.workers
     result = scrub_block(job, _ENGINES[cache_key])
     Path(part).write_bytes(result.data)
     result.data = b""

@@ -121,7 +121,9 @@ def scrub_exports(
     resume_log = ResumeLog(Path(output)) if len(inputs) > 1 else None
     report = ScrubRunReport(workers=options.workers, window=options.window, block_bytes=options.block_bytes,
                             policy=f"{policy.name}@sha256:{policy.sha256}")
-    engine = make_engine(policy, key)  # this process's: harvests known values, scrubs when workers == 1
+    # This process's engine harvests known values (and scrubs, with one worker); forked workers inherit
+    # it already loaded.
+    engine = make_engine(policy, key)
     runner = _runner(options, policy, key, engine)
     with batch_gc():
         _scrub_all(outputs, options, runner, engine, resume_log, report, progress)
