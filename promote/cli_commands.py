@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 from promote.errors import PromoteError
 
@@ -32,7 +33,7 @@ def _cmd_scrub(args: argparse.Namespace) -> int:
     from promote.batch.progress import progress_bar
     from promote.batch.run import ScrubOptions, print_summary, scrub_exports
 
-    chosen = {"workers": args.workers} if args.workers else {}  # default: all cores (ScrubOptions)
+    chosen = {"workers": args.workers} if args.workers is not None else {}  # default: all cores (ScrubOptions)
     options = ScrubOptions(
         window=args.window, block_bytes=int(args.block_mb * (1 << 20)) or None, policy_path=args.policy, key_file=args.key_file, dask=args.dask,
         resume=args.resume, strict=args.strict, **chosen,
@@ -86,10 +87,10 @@ def add_trace_commands(commands: argparse._SubParsersAction) -> None:
     scrub = commands.add_parser("scrub", help="batch-scrub trace exports, keeping their format")
     scrub.add_argument("inputs", nargs="+", metavar="INPUT", help="trace exports; - for stdin")
     scrub.add_argument("-o", "--output", required=True, help="output file (one input), folder (several), or -")
-    scrub.add_argument("--workers", type=int, help="worker processes (default: all cores)")
-    scrub.add_argument("--window", type=int, default=1000,
+    scrub.add_argument("--workers", type=_at_least(1, int), help="worker processes (default: all cores)")
+    scrub.add_argument("--window", type=_at_least(1, int), default=1000,
                        help="records per block at most; placeholders are consistent within a trace inside a block")
-    scrub.add_argument("--block-mb", type=float, default=1.0,
+    scrub.add_argument("--block-mb", type=_at_least(0, float), default=1.0,
                        help="MB of input per block (cut between traces where possible; default 1); 0: --window alone")
     scrub.add_argument("--policy", type=Path, help="scrub policy file (default: the bundled policy)")
     scrub.add_argument("--key-file", type=Path, help="HMAC key: placeholders stable across traces and runs")
@@ -112,3 +113,18 @@ def add_trace_commands(commands: argparse._SubParsersAction) -> None:
     draft.add_argument("--tool", help="with --all: only turns that call this tool")
     draft.add_argument("--agent", help="with --all: only turns of this agent")
     draft.set_defaults(handler=_cmd_draft)
+
+
+def _at_least(minimum: float, kind: type) -> Callable[[str], Any]:
+    """An argparse type: a number of `kind` no smaller than `minimum` (argparse reports anything else)."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {text}")
+        return value
+
+    return parse

@@ -215,3 +215,11 @@ def test_a_run_leaves_the_callers_garbage_collector_settings_as_they_were(tmp_pa
     before = gc.get_threshold()
     scrub_exports([str(TRACES / "adk2.otlp.jsonl")], str(tmp_path / "out.jsonl"), ScrubOptions(workers=1))
     assert gc.get_threshold() == before
+
+
+@pytest.mark.parametrize("option", [["--block-mb", "-1"], ["--workers", "0"], ["--window", "0"], ["--window", "x"]])
+def test_a_bad_number_option_is_a_one_line_usage_error_not_a_crash(tmp_path: Path, option: list[str]) -> None:
+    result = run_cli("scrub", str(TRACES / "adk2.otlp.jsonl"), "-o", str(tmp_path / "out.jsonl"), *option)
+    assert result.returncode == 2
+    assert option[0] in result.stderr.decode() and "Traceback" not in result.stderr.decode()
+    assert not (tmp_path / "out.jsonl").exists()
