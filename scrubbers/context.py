@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+from typing import NamedTuple
 
 import regex
 
@@ -50,8 +51,8 @@ class ScrubContext:
         # surface text → (entity, case-sensitive?) for the deny-list matcher
         self._known: dict[str, tuple[str, bool]] = {}
         # case-folded first word of a surface → the surfaces starting with it (the matcher's index)
-        self._by_first_word: dict[str, list[str]] = {}
-        self.memo: dict[str | tuple[str, str], tuple[str, tuple[str, ...], int]] = {}
+        self._by_first_word: dict[str, list[_Surface]] = {}
+        self.memo: dict[str | tuple[str, str], tuple[str | None, tuple[str, ...], int]] = {}
         """Output by text (prose) or (entity, text) (whole values), for this context's state; the engine fills it, any change
         empties it."""
         self._remembered: set[tuple[str, str, bool]] = set()
@@ -138,7 +139,9 @@ class ScrubContext:
     def _add_known(self, surface: str, entity: str, case_sensitive: bool) -> None:
         self._known[surface] = (entity, case_sensitive)
         first = _WORD.search(surface)
-        self._by_first_word.setdefault(first.group().casefold() if first else "", []).append(surface)
+        parts = surface.split() if case_sensitive else surface.lower().split()
+        indexed = _Surface(surface, entity, case_sensitive, first.start() if first else None, parts)
+        self._by_first_word.setdefault(first.group().casefold() if first else "", []).append(indexed)
         self._changed()
 
     def _changed(self) -> None:
@@ -157,7 +160,7 @@ class ScrubContext:
         """(start, end, entity) of every known value in `text`, longest first where they overlap.
 
         `words` are the case-folded word tokens of `text`: a known value can only match where its first
-        word is a token, so most texts are ruled out by a set lookup and never reach a regex.
+        word is a token, so most texts are ruled out by a set lookup and never reach the matcher.
         """
         if not self._known:
             return []
@@ -171,21 +174,19 @@ class ScrubContext:
         aligned = len(lowered) == len(text)  # lower() kept every character at its position
         found = []
         for word in first_words:
-            for surface in self._by_first_word[word]:
-                entity, case_sensitive = self._known[surface]
-                offset = _first_word_offset(surface)
-                if not (word and word.isascii() and aligned and offset is not None):
-                    pattern = _surface_pattern(surface, case_sensitive)
-                    found += [(m.start(), m.end(), entity) for m in pattern.finditer(text)]
+            for known in self._by_first_word[word]:
+                if known.offset is None or not word.isascii() or not aligned:
+                    pattern = _surface_pattern(known.surface, known.case_sensitive)
+                    found += [(m.start(), m.end(), known.entity) for m in pattern.finditer(text)]
                     continue
                 # Try the value only where its first word occurs, not at every position of the text.
-                parts = surface.split() if case_sensitive else surface.lower().split()
-                haystack = text if case_sensitive else lowered
+                haystack = text if known.case_sensitive else lowered
                 position = lowered.find(word)
                 while position != -1:
-                    end = _match_at(text, haystack, position - offset, parts) if position >= offset else None
+                    start = position - known.offset
+                    end = _match_at(text, haystack, start, known.parts) if start >= 0 else None
                     if end is not None:
-                        found.append((position - offset, end, entity))
+                        found.append((start, end, known.entity))
                     position = lowered.find(word, position + 1)
         # What one alternation regex would pick: leftmost first, then the longest, never overlapping.
         found.sort(key=lambda f: (f[0], f[0] - f[1], f[2]))  # entity last: same order in every process
@@ -196,8 +197,19 @@ class ScrubContext:
         return chosen
 
 
-# The stdlib `re` compiles these simple patterns about three times faster than `regex`, and every trace
-# brings its own cast of names to compile.
+class _Surface(NamedTuple):
+    """A known value as the matcher needs it, worked out once when it is remembered."""
+
+    surface: str
+    entity: str
+    case_sensitive: bool
+    offset: int | None
+    """Where its first word starts in it; None when it has no word."""
+    parts: list[str]
+    """Its words (lower-cased unless case-sensitive), to be matched with any whitespace between them."""
+
+
+# Only for values `_match_at` cannot test (no word, or a non-ASCII first word): compiled once per value.
 _PATTERNS: dict[tuple[str, bool], re.Pattern] = {}
 _PATTERN_CACHE_SIZE = 20_000
 _WORD = regex.compile(r"\w+")
@@ -231,12 +243,6 @@ def _glued_before(char: str) -> bool:
 
 def _glued_after(char: str) -> bool:
     return char.isalnum() or char in "_@-"
-
-
-def _first_word_offset(surface: str) -> int | None:
-    """Where the first word of a known value starts in it (None when it has no word)."""
-    match = _WORD.search(surface)
-    return match.start() if match else None
 
 
 def _surface_pattern(surface: str, case_sensitive: bool) -> re.Pattern:

@@ -30,6 +30,8 @@ _PLAN_CACHE_MAX_TEXT = 20_000
 _PLAN_CACHE_CHARS = 1_000_000
 
 Item = tuple[ScrubContext, "str | None", Any]
+Done = tuple["str | None", tuple[str, ...], int]
+"""A leaf's result: its output (None: unchanged), the entity of each replacement, blobs redacted."""
 
 
 class ScrubEngine:
@@ -176,54 +178,47 @@ class ScrubEngine:
         if leaf.kind == CONST:
             setattr(report, leaf.counter or "redacted_on_error", getattr(report, leaf.counter or "redacted_on_error") + 1)
             return leaf.text
-        if leaf.kind == WHOLE:
-            key = (leaf.entity, leaf.text)
-            token = ctx.memo.get(key)
-            if token is not None:  # the placeholder is already assigned and the value already known
-                report.count_entity(leaf.entity or "", label)
-                return token[0]
+        key = leaf.text if leaf.kind == PROSE else (leaf.entity or "", leaf.text)
+        done = ctx.memo.get(key)
+        if done is None:
             version = ctx.version
-            token = self._replace_whole(leaf.text, leaf.entity or "", ctx, label)
-            if ctx.version == version and token is not leaf.text:
-                ctx.memo[key] = (token, (), 0)
-            return token
-        text = leaf.text
-        memo = ctx.memo.get(text)
-        if memo is not None:  # the same text in the same trace state: the same output and counts
-            output, entities, blobs = memo
-            # `None`: unchanged. Hand back this leaf's own string, so that `fill` sees by identity that
-            # nothing changed and keeps the enclosing JSON as it was, without re-encoding it.
-            output = text if output is None else output
-            for entity in entities:
-                report.count_entity(entity, label)
-            if blobs:
-                report.blobs_redacted += blobs
-            return output
-        masked = leaf.masked
-        if len(masked) > self.policy.ner_max_chars:
-            report.ner_skipped += 1
-        found = self.detections(masked) if masked.strip() else []
-        if found is None:
-            report.redacted_on_error += 1
-            return REDACTED
-        version = ctx.version
-        known = [Detection(s, e, entity, _KNOWN_SCORE) for s, e, entity in ctx.known_matches(masked, leaf.words)]
-        output, entities, blobs = self._replace(text, leaf.blobs + found + known, ctx)
+            done = self._whole(leaf, ctx) if leaf.kind == WHOLE else self._prose(leaf, ctx)
+            if done is None:  # analysis failed: fail closed
+                report.redacted_on_error += 1
+                return REDACTED
+            # The same text in the same trace state gives the same output and counts; any new known value
+            # empties the memo. A text too long for NER is counted as skipped each time, so it is not kept.
+            if ctx.version == version and (leaf.kind == WHOLE or len(leaf.masked) <= self.policy.ner_max_chars):
+                ctx.memo[key] = done
+        output, entities, blobs = done
         for entity in entities:
             report.count_entity(entity, label)
         if blobs:
             report.blobs_redacted += blobs
-        if ctx.version == version and len(masked) <= self.policy.ner_max_chars:
-            ctx.memo[text] = (None if output is text else output, entities, blobs)
-        return output
+        # `None`: unchanged. Hand back this leaf's own string, so that `fill` sees by identity that nothing
+        # changed and keeps the enclosing JSON as it was, without re-encoding it.
+        return leaf.text if output is None else output
 
-    def _replace_whole(self, text: str, entity: str, ctx: ScrubContext, label: str | None) -> str:
-        if PLACEHOLDER.fullmatch(text.strip()):
-            return text
-        token = ctx.placeholder(entity, text)
-        ctx.remember(entity, text)
-        self.report.count_entity(entity, label)
-        return token
+    def _whole(self, leaf: Leaf, ctx: ScrubContext) -> Done:
+        """A value under a personal key: one placeholder for all of it."""
+        if PLACEHOLDER.fullmatch(leaf.text.strip()):
+            return None, (), 0
+        entity = leaf.entity or ""
+        token = ctx.placeholder(entity, leaf.text)
+        ctx.remember(entity, leaf.text)
+        return token, (entity,), 0
+
+    def _prose(self, leaf: Leaf, ctx: ScrubContext) -> Done | None:
+        """Prose: what the analyzer and the trace's known values find in it; None when analysis failed."""
+        masked = leaf.masked
+        if len(masked) > self.policy.ner_max_chars:
+            self.report.ner_skipped += 1
+        found = self.detections(masked) if masked.strip() else []
+        if found is None:
+            return None
+        known = [Detection(s, e, entity, _KNOWN_SCORE) for s, e, entity in ctx.known_matches(masked, leaf.words)]
+        output, entities, blobs = self._replace(leaf.text, leaf.blobs + found + known, ctx)
+        return None if output is leaf.text else output, entities, blobs
 
     def _replace(self, text: str, found: list[Detection], ctx: ScrubContext) -> tuple[str, tuple[str, ...], int]:
         """(output, entity of each replacement, blobs redacted): overlapping detections merge, the best names it."""
