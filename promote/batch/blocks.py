@@ -47,8 +47,8 @@ class BlockJob:
     """The block's records and bad records, in file order."""
     known: dict[str | None, list[tuple[str, str]]] = field(default_factory=dict)
     """Per trace id: (entity, value) found under personal keys in earlier blocks."""
-    traces: set[str] | None = None
-    """The trace ids of the block's spans, when the cutter already worked them out."""
+    traces: set[str] = field(default_factory=set)
+    """The trace ids of the block's spans."""
 
     def __getstate__(self) -> dict[str, Any]:
         # Decoded documents are large to pickle and cheap to rebuild from the bytes: ship the bytes.
@@ -88,18 +88,16 @@ def cut_blocks(export: Export, window: int, part_compression: str | None, block_
     traces: set[str] = set()
     index = size = 0
     for item in export.records():
-        item_traces = _traces(codec, item) if block_bytes is not None else set()
+        item_traces = _traces(codec, item)
         if items and (len(items) >= window or (block_bytes is not None and (
                 size >= 4 * block_bytes or (size >= block_bytes and not item_traces & traces)))):
-            yield BlockJob(index, export.path, export.format, export.framing, part_compression, items,
-                           traces=traces if block_bytes is not None else None)
+            yield BlockJob(index, export.path, export.format, export.framing, part_compression, items, traces=traces)
             items, traces, index, size = [], set(), index + 1, 0
         items.append(item)
         traces |= item_traces
         size += len(item.raw) if isinstance(item, Record) else 0
     if items:
-        yield BlockJob(index, export.path, export.format, export.framing, part_compression, items,
-                       traces=traces if block_bytes is not None else None)
+        yield BlockJob(index, export.path, export.format, export.framing, part_compression, items, traces=traces)
 
 
 def _traces(codec: Export, item: Record | Skipped) -> set[str]:
@@ -183,7 +181,7 @@ class KnownValues:
         self._limit = limit
         self._contexts: OrderedDict[str | None, Any] = OrderedDict()
         # the last blocks: their records, the traces in them, and the traces already harvested there
-        self._recent: deque[tuple[list[Record], set[str | None], set[str | None]]] = deque(maxlen=CARRY_BLOCKS)
+        self._recent: deque[tuple[list[Record], set[str], set[str]]] = deque(maxlen=CARRY_BLOCKS)
         self._split: OrderedDict[str | None, None] = OrderedDict()
         self.split_traces = 0
         """Traces seen in more than one block so far."""
@@ -192,8 +190,8 @@ class KnownValues:
         """Attach to the job the known values of each of its traces that earlier blocks also hold."""
         codec = Export(job.path, job.format, None, job.framing)
         records = [item for item in job.items if isinstance(item, Record)]
-        traces = set(job.traces) if job.traces is not None else {slot.trace_id for slot in string_slots(codec, records)}
-        continuing: set[str | None] = set()
+        traces = job.traces
+        continuing: set[str] = set()
         for earlier, earlier_traces, harvested in self._recent:
             wanted = (traces & earlier_traces) - harvested
             continuing |= traces & earlier_traces
