@@ -115,8 +115,8 @@ class _Owned(list):
 
 
 class _InPlaceContextEnhancer(LemmaContextAwareEnhancer):
-    """Presidio deep-copies every result before boosting scores by context words: a fifth of its time
-    here. The results are fresh per call and never read again, so they are boosted in place."""
+    """Presidio deep-copies every result (with its explanation objects) before boosting scores by context
+    words. The results are fresh per call and never read again, so they are boosted in place."""
 
     def enhance_using_context(self, text, raw_results, nlp_artifacts, recognizers, context=None):  # type: ignore[override]
         return super().enhance_using_context(text, _Owned(raw_results), nlp_artifacts, recognizers, context)

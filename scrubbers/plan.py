@@ -85,8 +85,8 @@ class Hole:
 class Nested:
     """A string that held JSON (or a repr): its own template, re-encoded only when a leaf in it changed.
 
-    (Splicing the changed string tokens into the original text instead of re-encoding was measured:
-    finding the tokens costs more than `json.dumps` of the rebuilt value.)
+    (Splicing the changed string tokens into the original text instead was tried: finding the tokens in
+    Python cost more than `json.dumps` of the rebuilt value.)
     """
 
     __slots__ = ("template", "encode", "original", "start", "end")

@@ -22,8 +22,9 @@ def make_engine(policy: Any, key: bytes | None) -> Any:
 
 # Scrubbing allocates millions of short-lived, acyclic objects (decoded JSON, plans); with the default
 # thresholds the cyclic collector runs every 700 allocations and walks the model's large object graph
-# each time. Measured on a 30 MB export: 12.2 s with the defaults, 9.9 s with these (freezing the
-# model out of collections on top gained nothing more, and kept reloaded models alive).
+# each time. `python -m benchmarks.scrub_profile --size-mb 30 [--gc default]`: 12.0 s with the defaults,
+# 9.5 s with these (freezing the model out of collections on top gained nothing more, and kept reloaded
+# models alive).
 GC_THRESHOLDS = (100_000, 50, 50)
 
 

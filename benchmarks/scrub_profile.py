@@ -1,0 +1,84 @@
+"""Where `promote scrub --workers 1` spends its time, by phase, on one generated ADK-shaped export.
+
+    .venv/bin/python -m benchmarks.scrub_profile --size-mb 30                 # phases, collector tuned
+    .venv/bin/python -m benchmarks.scrub_profile --size-mb 30 --gc default    # Python's default collector
+
+Each phase is timed by wrapping the engine method that does it (inclusive wall time, in this process):
+NER (spaCy `nlp.pipe` inside Presidio's NLP engine), Presidio's recognizers (pattern, phone, context),
+plans (decoding and walking strings), learning (remembering values before scrubbing), applying
+(placeholders, rebuilding and re-encoding changed JSON); the rest is reading, cutting, slot walks,
+record encoding and writing, and start-up. `--gc default` leaves the collector thresholds of the run at
+Python's defaults, to measure what `promote.batch.workers.GC_THRESHOLDS` buys.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from benchmarks.gen_exports import DEFAULT_SEED, generate
+
+
+def _timed(owner: Any, name: str, phase: str, totals: Counter) -> None:
+    original = getattr(owner, name)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            totals[phase] += time.perf_counter() - started
+
+    setattr(owner, name, wrapper)
+
+
+def profile(path: str, gc_default: bool) -> dict[str, float]:
+    import promote.batch.run as run
+    from scrubbers.analysis import Analyzer
+    from scrubbers.engine import ScrubEngine
+
+    totals: Counter = Counter()
+    _timed(ScrubEngine, "_analyze_many", "analysis", totals)
+    _timed(Analyzer, "_presidio", "recognizers", totals)
+    _timed(ScrubEngine, "_plans_of", "plans", totals)
+    _timed(ScrubEngine, "_remember", "learning", totals)
+    _timed(ScrubEngine, "_apply", "applying", totals)
+    if gc_default:
+        run.batch_gc = contextlib.nullcontext  # type: ignore[assignment]
+    with tempfile.TemporaryDirectory() as out:
+        started = time.perf_counter()
+        report = run.scrub_exports([path], str(Path(out) / "out.jsonl"), run.ScrubOptions(workers=1))
+        total = time.perf_counter() - started
+    phases = {
+        "NER": totals["analysis"] - totals["recognizers"],
+        "Presidio recognizers": totals["recognizers"],
+        "plans": totals["plans"],
+        "learning": totals["learning"],
+        "applying": totals["applying"],
+    }
+    phases["rest"] = total - sum(phases.values())
+    return {"total": total, "spans": report.spans, **phases}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-mb", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--gc", choices=("tuned", "default"), default="tuned")
+    args = parser.parse_args(argv)
+    meta = generate(args.size_mb, args.seed)
+    result = profile(meta["path"], args.gc == "default")
+    print(f"{meta['path']}: {result['spans']} spans in {result['total']:.2f} s "
+          f"({result['spans'] / result['total']:.0f} spans/s), collector {args.gc}")
+    for phase in ("NER", "Presidio recognizers", "plans", "learning", "applying", "rest"):
+        print(f"  {phase:22s} {result[phase]:7.2f} s  {100 * result[phase] / result['total']:5.1f} %")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
