@@ -7,7 +7,6 @@ placeholders in tool args) is a note on a draft and an error on a valid case.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Callable, Iterable, Literal
 
@@ -106,20 +105,25 @@ def validate_file(path: Path, *, residual_scan: ResidualScan | None = None) -> F
         message = f"{exc.what} ({exc.hint})" if exc.hint else exc.what
         problem = Problem(where=exc.where or str(path), field="", rule="bad-input", message=message)
         return FileResult(path=str(path), ok=False, bad_input=True, problems=[problem])
-    problems: list[Problem] = []
+    found: list[tuple[tuple[Any, ...], str, str, Literal["error", "note"]]] = []  # (location, rule, message, severity)
     try:
         case = Case.model_validate(tree)
     except ValidationError as exc:
-        problems.extend(_schema_problems(path, tree, exc))
+        found.extend((tuple(error["loc"]), "schema", _schema_message(error), "error") for error in exc.errors())
         case = None
     if case is not None:
-        for location, rule, message, severity in case_rule_problems(case, path.stem):
-            problems.append(_problem(path, tree, location, rule, message, severity))
+        found.extend(case_rule_problems(case, path.stem))
     if residual_scan is not None:
         for location, entity_type in residual_scan(tree):
             message = f"{entity_type} found: scrub it or replace it with a sandbox value"
-            problems.append(_problem(path, tree, location, "residual-pii", message))
-    problems.sort(key=lambda p: _line_of(p.where))
+            found.append((location, "residual-pii", message, "error"))
+    # In file order: each problem is located once, and sorted by that position (a stable sort).
+    located = sorted(((locate(tree, item[0]), item) for item in found), key=lambda pair: pair[0])
+    problems = [
+        Problem(where=where(path, line, column), field=field_path(location), rule=rule, message=message,
+                severity=severity)
+        for (line, column), (location, rule, message, severity) in located
+    ]
     return FileResult(
         path=str(path),
         id=str(tree.get("id")) if tree.get("id") is not None else None,
@@ -127,15 +131,6 @@ def validate_file(path: Path, *, residual_scan: ResidualScan | None = None) -> F
         ok=not any(p.severity == "error" for p in problems),
         problems=problems,
     )
-
-
-def _schema_problems(path: Path, tree: CommentedMap, exc: ValidationError) -> list[Problem]:
-    problems = []
-    for error in exc.errors():
-        location = tuple(error["loc"])
-        message = _schema_message(error)
-        problems.append(_problem(path, tree, location, "schema", message))
-    return problems
 
 
 def _schema_message(error: dict[str, Any]) -> str:
@@ -147,24 +142,6 @@ def _schema_message(error: dict[str, Any]) -> str:
     if kind == "string_pattern_mismatch" and error["loc"] == ("id",):
         return f"id must look like <pillar>.<topic>_<NNN> ({ID_PATTERN})"
     return error["msg"]
-
-
-def _problem(
-    path: Path,
-    tree: CommentedMap,
-    location: tuple[Any, ...],
-    rule: str,
-    message: str,
-    severity: Literal["error", "note"] = "error",
-) -> Problem:
-    line, column = locate(tree, location)
-    return Problem(
-        where=where(path, line, column),
-        field=field_path(location),
-        rule=rule,
-        message=message,
-        severity=severity,
-    )
 
 
 def field_path(location: Iterable[Any]) -> str:
@@ -192,11 +169,6 @@ def locate(tree: Any, location: Iterable[Any]) -> tuple[int, int]:
         except (AttributeError, KeyError, TypeError):
             break
     return line, column
-
-
-def _line_of(text: str) -> tuple[int, int]:
-    numbers = re.findall(r":(\d+)", text)
-    return (int(numbers[0]), int(numbers[1])) if len(numbers) >= 2 else (0, 0)
 
 
 def _check_unique_ids(results: list[FileResult]) -> None:
