@@ -52,6 +52,7 @@ class ScrubContext:
         self._known: dict[str, tuple[str, bool]] = {}
         # case-folded first word of a surface → the surfaces starting with it (the matcher's index)
         self._by_first_word: dict[str, list[_Surface]] = {}
+        self._first_words: set[str] = set()  # its keys, as a set (set-to-set tests walk the smaller one)
         self.memo: dict[str | tuple[str, str], tuple[str | None, tuple[str, ...], int]] = {}
         """Output by text (prose) or (entity, text) (whole values), for this context's state; the engine fills it, any change
         empties it."""
@@ -141,7 +142,9 @@ class ScrubContext:
         first = _WORD.search(surface)
         parts = surface.split() if case_sensitive else surface.lower().split()
         indexed = _Surface(surface, entity, case_sensitive, first.start() if first else None, parts)
-        self._by_first_word.setdefault(first.group().casefold() if first else "", []).append(indexed)
+        first_word = first.group().casefold() if first else ""
+        self._by_first_word.setdefault(first_word, []).append(indexed)
+        self._first_words.add(first_word)
         self._changed()
 
     def _changed(self) -> None:
@@ -154,7 +157,7 @@ class ScrubContext:
 
     def might_match(self, words: frozenset[str]) -> bool:
         """False when no known value can occur in a text with these word tokens (see `known_matches`)."""
-        return "" in self._by_first_word or not words.isdisjoint(self._by_first_word)
+        return "" in self._first_words or not words.isdisjoint(self._first_words)
 
     def known_matches(self, text: str, words: frozenset[str]) -> list[tuple[int, int, str]]:
         """(start, end, entity) of every known value in `text`, longest first where they overlap.
@@ -164,9 +167,9 @@ class ScrubContext:
         """
         if not self._known:
             return []
-        # intersection() walks its (small) argument in C; `&` would walk the text's words in Python
-        first_words = words.intersection(self._by_first_word)
-        if "" in self._by_first_word:
+        # a set-to-set intersection walks the smaller of the two, in C
+        first_words = words.intersection(self._first_words)
+        if "" in self._first_words:
             first_words.add("")
         if not first_words:
             return []

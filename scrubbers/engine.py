@@ -87,6 +87,9 @@ class ScrubEngine:
         plans = self._plans_of(items)
         self._analyze(plans)
         try:
+            for plan in plans:
+                if plan is not None and plan.dirty is None:
+                    self._dirty(plan)
             if learn:
                 for (ctx, _, _), plan in zip(items, plans):
                     if plan is not None:
@@ -136,7 +139,10 @@ class ScrubEngine:
         return plan
 
     def _remember(self, plan: Plan, ctx: ScrubContext, *, detections: bool) -> None:
-        for leaf in plan.leaves:
+        # After analysis only the dirty leaves can hold anything to learn; before it (harvest), every leaf.
+        leaves = plan.leaves
+        for index in range(len(leaves)) if plan.dirty is None else plan.dirty:
+            leaf = leaves[index]
             if leaf.kind == WHOLE and not leaf.numeric:
                 ctx.remember(leaf.entity or "", leaf.text)
             elif detections and leaf.kind == PROSE and leaf.text not in ctx.learned and leaf.masked.strip():
@@ -148,23 +154,42 @@ class ScrubEngine:
     def _apply(self, plan: Plan, ctx: ScrubContext, label: str | None) -> Any:
         self.report.strings += len(plan.leaves) + plan.nested
         self.report.json_strings += plan.nested
-        if plan.source is not None:
-            if plan.clean is None:
-                plan.clean = self._is_clean(plan)
-            if plan.clean and not ctx.might_match(plan.words):
-                # System prompts, tool schemas, history without personal data: shared by every trace
-                # and unchanged unless one of this trace's known values occurs in them.
-                return plan.source
-        outputs = [self._leaf(leaf, ctx, label) for leaf in plan.leaves]
-        return fill(plan.template, plan.leaves, outputs, self._encode_failed)
+        dirty = plan.dirty if plan.dirty is not None else self._dirty(plan)
+        if not dirty and plan.source is not None and not ctx.might_match(plan.words):
+            # System prompts, tool schemas, history without personal data: shared by every trace and
+            # unchanged unless one of this trace's known values occurs in them.
+            return plan.source
+        # Only the dirty leaves and those a known value may occur in can change. A leaf can teach the
+        # trace a new value, which may occur in a later leaf: then the rest of the plan is looked at again.
+        leaves, outputs, visited, start = plan.leaves, plan.texts.copy(), [], 0
+        while start is not None:
+            version, todo, start = ctx.version, self._to_visit(plan, ctx, start), None
+            for index in todo:
+                outputs[index] = self._leaf(leaves[index], ctx, label)
+                visited.append(index)
+                if ctx.version != version:
+                    start = index + 1
+                    break
+        return fill(plan.template, leaves, outputs, self._encode_failed, visited)
 
-    def _is_clean(self, plan: Plan) -> bool:
-        for leaf in plan.leaves:
-            if leaf.kind != PROSE or leaf.fixed_unicode or leaf.blobs or len(leaf.masked) > self.policy.ner_max_chars:
-                return False
-            if leaf.masked.strip() and self.detections(leaf.masked) != []:
-                return False
-        return True
+    def _to_visit(self, plan: Plan, ctx: ScrubContext, start: int) -> list[int]:
+        """Indices from `start` on of the leaves that may change in this trace as it stands, in order."""
+        dirty = [index for index in plan.dirty if index >= start] if start else plan.dirty
+        if not ctx.might_match(plan.words):
+            return dirty
+        leaves = plan.leaves
+        known = [index for index in range(start, len(leaves))
+                 if leaves[index].kind == PROSE and ctx.might_match(leaves[index].words)]
+        return sorted({*dirty, *known}) if dirty and known else dirty or known
+
+    def _dirty(self, plan: Plan) -> list[int]:
+        limit = self.policy.ner_max_chars
+        plan.dirty = [
+            index for index, leaf in enumerate(plan.leaves)
+            if leaf.kind != PROSE or leaf.fixed_unicode or leaf.blobs or len(leaf.masked) > limit
+            or (leaf.masked.strip() and self.detections(leaf.masked) != [])
+        ]
+        return plan.dirty
 
     def _encode_failed(self) -> str:
         self.report.redacted_on_error += 1

@@ -14,6 +14,8 @@ and analysed once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 import regex
@@ -28,6 +30,7 @@ REDACTED = "<REDACTED>"
 WHOLE, PROSE, CONST = 0, 1, 2
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 _WORD = regex.compile(r"\w+")
+_SHARED_PROSE_LEAVES = 20_000  # prose leaves shared between plans; then forgotten all at once (memory)
 _SCHEMA_TYPES = frozenset({"string", "object", "array", "integer", "number", "boolean", "null"})
 
 
@@ -107,16 +110,18 @@ class Sub:
 class Plan:
     """A value's template and its leaves in reading order (placeholders are numbered in that order)."""
 
-    __slots__ = ("template", "leaves", "size", "nested", "source", "clean", "_words")
+    __slots__ = ("template", "leaves", "texts", "size", "nested", "source", "dirty", "_words")
 
     def __init__(self, template: Any, leaves: list[Leaf], size: int, nested: int = 0, source: str | None = None):
         self.template, self.leaves = template, leaves
+        self.texts = [leaf.text for leaf in leaves]  # every leaf's output when nothing changes
         self.size = size  # characters of the source text, for the cache's budget
         self.nested = nested  # strings in it that held JSON or a repr
         self.source = source  # the string the plan was built from (None for other values)
-        self.clean: bool | None = None
-        """True when nothing in it is personal by itself (no key rule, no detection, no blob): only a
-        trace's known values could change it. Set by the engine once its texts are analysed."""
+        self.dirty: list[int] | None = None
+        """Indices of the leaves that change in any trace: under a key rule, constant, or prose with a
+        detection, a blob, a mended surrogate or too long for NER. Any other leaf changes only where one
+        of the trace's known values occurs in it. Set by the engine once the texts are analysed."""
         self._words: frozenset[str] | None = None
 
     @property
@@ -137,6 +142,7 @@ class PlanBuilder:
         self._leaves: list[Leaf] = []
         self._nested = 0
         self._parent_cache: dict[str, bool] = {}
+        self._prose: dict[tuple[str, bool], Leaf] = {}
 
     def value(self, value: Any, key: str | None) -> Plan:
         """The plan of any JSON-like value found under `key` (None: no key)."""
@@ -154,26 +160,33 @@ class PlanBuilder:
         text, fixed = _valid_unicode(text)
         if hint is not None and not self.analyzer.hint_exempt(text):
             return Plan(self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed), self._leaves, len(text))
-        return Plan(self._leaf(PROSE, text, fixed_unicode=fixed), self._leaves, len(text))
+        return Plan(self._prose_leaf(text, fixed), self._leaves, len(text))
 
     def _leaf(self, kind: int, text: str, **options: Any) -> Hole:
         self._leaves.append(Leaf(kind, text, self.analyzer, **options))
         return Hole(len(self._leaves) - 1)
 
+    def _prose_leaf(self, text: str, fixed: bool) -> Hole:
+        # The same prose comes back in every model call of a trace (the history): one shared Leaf per
+        # text computes its mask and words once, and its text's hash once for every lookup by text.
+        key = (text, fixed)
+        leaf = self._prose.get(key)
+        if leaf is None:
+            if len(self._prose) >= _SHARED_PROSE_LEAVES:
+                self._prose.clear()
+            leaf = self._prose[key] = Leaf(PROSE, text, self.analyzer, fixed_unicode=fixed)
+        self._leaves.append(leaf)
+        return Hole(len(self._leaves) - 1)
+
     def _value(self, value: Any, key: str | None, hint: tuple[str, bool] | None, depth: int) -> Any:
         if depth > self.policy.max_depth:
             return self._leaf(CONST, REDACTED, counter="too_deep")
-        if isinstance(value, dict):
-            if _is_schema(value):  # a JSON schema describes fields; its leaves are never personal data
-                hint, exempt = None, True
-            else:
-                exempt = key is not None and self._exempt_parent(key)
-                exempt = exempt or any(sibling in value for sibling in self._exempt_siblings)
-            start = len(self._leaves)
-            walked: Any = {k: self._value(v, str(k), self._child_hint(str(k), hint, exempt), depth + 1)
-                           for k, v in value.items()}
-            return self._container(walked, value, start)
-        if isinstance(value, (list, tuple)):
+        kind = type(value)
+        if kind is str:  # the common cases first, by exact type (this walk is the hot path of planning)
+            return self._string(value, hint, depth) if value else value
+        if kind is dict or (kind is not list and isinstance(value, dict)):
+            return self._dict(value, key, hint, depth)
+        if kind is list or isinstance(value, (list, tuple)):
             start = len(self._leaves)
             return self._container([self._value(item, key, hint, depth + 1) for item in value], value, start)
         if isinstance(value, str):
@@ -186,6 +199,22 @@ class PlanBuilder:
             return self._string(bytes(value).decode("utf-8", "surrogateescape"), hint, depth)
         return self._string(str(value), hint, depth)  # unknown objects: their text, scrubbed
 
+    def _dict(self, value: dict, key: str | None, hint: tuple[str, bool] | None, depth: int) -> Any:
+        if _is_schema(value):  # a JSON schema describes fields; its leaves are never personal data
+            hint, exempt = None, True
+        else:
+            exempt = key is not None and self._exempt_parent(key)
+            exempt = exempt or any(sibling in value for sibling in self._exempt_siblings)
+        # A hint that covers the subtree passes to every child; otherwise each child's own key decides.
+        inherited = hint if hint is not None and hint[1] else None
+        key_hint = self.analyzer.key_hint
+        start, depth = len(self._leaves), depth + 1
+        walked: Any = {}
+        for k, v in value.items():
+            name = k if type(k) is str else str(k)
+            walked[k] = self._value(v, name, inherited or (None if exempt else key_hint(name)), depth)
+        return self._container(walked, value, start)
+
     def _container(self, walked: Any, original: Any, start: int) -> Any:
         # Nothing to scrub inside: the original itself stands in the template, and is never walked again.
         return original if len(self._leaves) == start else Sub(walked, original, start, len(self._leaves))
@@ -195,15 +224,10 @@ class PlanBuilder:
             self._parent_cache[key] = normalise_key(key) in self._exempt_parents
         return self._parent_cache[key]
 
-    def _child_hint(self, key: str, parent: tuple[str, bool] | None, exempt: bool) -> tuple[str, bool] | None:
-        if parent is not None and parent[1]:
-            return parent
-        return None if exempt else self.analyzer.key_hint(key)
-
     def _string(self, text: str, hint: tuple[str, bool] | None, depth: int) -> Any:
         if not text:
             return text
-        text, fixed = _valid_unicode(text)
+        text, fixed = (text, False) if text.isascii() else _valid_unicode(text)
         if hint is not None and not self.analyzer.hint_exempt(text):
             return self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed)
         try:
@@ -211,21 +235,25 @@ class PlanBuilder:
         except ValueError:
             return self._leaf(CONST, REDACTED, counter="too_deep")
         if decoded is None:
-            return self._leaf(PROSE, text, fixed_unicode=fixed)
+            return self._prose_leaf(text, fixed)
         self._nested += 1
         start = len(self._leaves)
         template = self._value(decoded.value, None, None, depth + 1)
         return Nested(template, decoded.encode, text, start, len(self._leaves))
 
 
-def fill(template: Any, leaves: list[Leaf], outputs: list[Any], on_error: Any) -> Any:
+def fill(template: Any, leaves: list[Leaf], outputs: list[Any], on_error: Any,
+         visited: Iterable[int] | None = None) -> Any:
     """The template with every hole replaced by its output; `on_error()` answers a failed re-encode.
 
-    Only the parts with a changed leaf are rebuilt; the rest is the decoded original, shared.
+    `visited` lists the only leaves whose output may differ from their text (None: any). Only the parts
+    with a changed leaf are rebuilt; the rest is the decoded original, shared.
     """
-    changed = [0]  # changed[i]: how many of the first i leaves changed
-    for leaf, output in zip(leaves, outputs):
-        changed.append(changed[-1] + (output is not leaf.text or leaf.kind == CONST))
+    flags = bytearray(len(leaves))
+    for index in range(len(leaves)) if visited is None else visited:
+        if outputs[index] is not leaves[index].text or leaves[index].kind == CONST:
+            flags[index] = 1
+    changed = [0, *accumulate(flags)]  # changed[i]: how many of the first i leaves changed
     return _fill(template, outputs, changed, on_error)
 
 

@@ -34,6 +34,8 @@ def decode(text: str) -> Decoded | None:
     Nesting too deep to decode raises `ValueError` (never RecursionError), so the caller can redact the
     whole string rather than guess.
     """
+    if not text or (text[0] not in "[{" and not text[0].isspace()) or (text[-1] not in "]}" and not text[-1].isspace()):
+        return None  # prose, most of the time: no copy made
     body = text.strip()
     if len(body) < 2 or body[0] not in "[{" or body[-1] not in "]}":
         return None
@@ -71,19 +73,30 @@ def _literal(body: str) -> Any:
     return value if isinstance(value, (dict, list)) else None
 
 
+_last_style: list[dict[str, Any]] = []  # the settings that reproduced the last string exactly
+
+
 def _json_style(body: str, value: Any, ensure_ascii: bool) -> Encoder:
-    """The `json.dumps` settings that reproduce `body` (first exact candidate, else the closest guess)."""
+    """The `json.dumps` settings that reproduce `body` (an exact candidate, else the closest guess).
+
+    Any two settings that both reproduce `body` write every value of its shape the same way (they can
+    only differ in separators it does not contain), so the settings that matched last, which one
+    serializer's output keeps matching, are tried first: one trial dump instead of up to four.
+    """
     candidates: list[dict[str, Any]] = []
     if "\n" in body:
         second = body.split("\n", 2)[1]
         indent = len(second) - len(second.lstrip(" "))
         candidates.append({"indent": indent or None, "separators": (",", ": ")})
     candidates += [{"separators": (", ", ": ")}, {"separators": (",", ":")}, {"separators": (",", ": ")}]
-    for options in candidates:
+    trials = [*_last_style, *candidates] if _last_style and _last_style[0] in candidates else candidates
+    for options in trials:
         try:
             if json.dumps(value, ensure_ascii=ensure_ascii, **options) == body:
+                _last_style[:] = [options]
                 break
         except (ValueError, RecursionError):
+            options = candidates[0]
             break
     else:
         options = candidates[0]
