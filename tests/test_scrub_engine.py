@@ -253,3 +253,22 @@ def test_reloading_the_model_to_drop_its_grown_vocabulary_changes_no_result(engi
     dropped = weakref.ref(model)
     del model
     assert dropped() is None  # the replaced model is freed, not kept alive
+
+
+def test_a_value_learned_early_in_a_json_string_is_caught_later_in_the_same_string(engine):
+    # Only leaves that can change are visited; a name learned from a leaf under a personal key must make
+    # the later leaves of the same value be looked at again, even ones the analyzer finds nothing in.
+    note = "Forwarded to Qwv for review."
+    assert engine.detections(note) == []  # so only the learned value can catch it
+    value = json.dumps({"name": "Zyx Qwv", "note": note})
+    scrubbed = json.loads(engine.scrub_value(value, engine.new_context(), key="tool.result"))
+    assert scrubbed == {"name": "<PERSON_1>", "note": "Forwarded to <PERSON_1> for review."}
+
+
+def test_json_strings_of_different_styles_each_keep_their_own(engine):
+    ctx = engine.new_context()
+    styles = [{"separators": (",", ":")}, {"separators": (", ", ": ")}, {"indent": 2}, {"separators": (",", ": ")}]
+    for options in [*styles, *reversed(styles)]:
+        value = {"note": "Maria Gonzalez asked about carryover", "hours": [62.5, 40], "state": "CA"}
+        scrubbed = engine.scrub_value(json.dumps(value, **options), ctx, key="tool.result")
+        assert scrubbed == json.dumps({**value, "note": "<PERSON_1> asked about carryover"}, **options)
