@@ -73,15 +73,12 @@ def _literal(body: str) -> Any:
     return value if isinstance(value, (dict, list)) else None
 
 
-_last_style: list[dict[str, Any]] = []  # the settings that reproduced the last string exactly
-
-
 def _json_style(body: str, value: Any, ensure_ascii: bool) -> Encoder:
     """The `json.dumps` settings that reproduce `body` (an exact candidate, else the closest guess).
 
     Any two settings that both reproduce `body` write every value of its shape the same way (they can
-    only differ in separators it does not contain), so the settings that matched last, which one
-    serializer's output keeps matching, are tried first: one trial dump instead of up to four.
+    only differ in separators it does not contain), so the candidates can be tried in any order: the
+    separators seen at the start of `body` go first, and one trial dump usually settles it.
     """
     candidates: list[dict[str, Any]] = []
     if "\n" in body:
@@ -89,11 +86,9 @@ def _json_style(body: str, value: Any, ensure_ascii: bool) -> Encoder:
         indent = len(second) - len(second.lstrip(" "))
         candidates.append({"indent": indent or None, "separators": (",", ": ")})
     candidates += [{"separators": (", ", ": ")}, {"separators": (",", ":")}, {"separators": (",", ": ")}]
-    trials = [*_last_style, *candidates] if _last_style and _last_style[0] in candidates else candidates
-    for options in trials:
+    for options in sorted(candidates, key=_likely(body[:4096])):
         try:
             if json.dumps(value, ensure_ascii=ensure_ascii, **options) == body:
-                _last_style[:] = [options]
                 break
         except (ValueError, RecursionError):
             options = candidates[0]
@@ -101,6 +96,13 @@ def _json_style(body: str, value: Any, ensure_ascii: bool) -> Encoder:
     else:
         options = candidates[0]
     return lambda obj: json.dumps(obj, ensure_ascii=ensure_ascii, **options)
+
+
+def _likely(head: str) -> Callable[[dict[str, Any]], int]:
+    """Sort key putting first the candidate whose separators `head` shows most (0: the likeliest)."""
+    items = ", " if head.count('", "') > head.count('","') else ","
+    keys = ": " if 2 * head.count('": ') >= head.count('":') else ":"
+    return lambda options: 0 if "indent" in options or options["separators"] == (items, keys) else 1
 
 
 def normalise_key(key: str) -> str:
