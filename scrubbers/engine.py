@@ -13,7 +13,7 @@ import hashlib
 import importlib.metadata
 import os
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from scrubbers.analysis import BLOB, Analyzer, Detection, quiet_presidio_logs
@@ -28,6 +28,7 @@ _KNOWN_SCORE = 0.88  # above NER (0.85), below strong patterns: a typed match na
 # history); the budget bounds the cache by the characters it holds, so memory stays flat.
 _PLAN_CACHE_MAX_TEXT = 20_000
 _PLAN_CACHE_CHARS = 1_000_000
+_FILLED_MAX = 10_000
 
 Item = tuple[ScrubContext, "str | None", Any]
 Done = tuple["str | None", tuple[str, ...], int]
@@ -48,6 +49,7 @@ class ScrubEngine:
         self._key = key
         self._cache: OrderedDict[bytes, list[Detection]] = OrderedDict()
         self._fresh: dict[str, list[Detection] | None] = {}
+        self._filled: dict[Any, str] = {}  # changed spliced members' texts, for one `scrub_many` call
         self._plans: OrderedDict[tuple[Any, str], Plan] = OrderedDict()
         self._plan_chars = 0
         self._safe = frozenset(self.policy.safe_attributes)
@@ -104,6 +106,7 @@ class ScrubEngine:
             return scrubbed
         finally:
             self._fresh.clear()
+            self._filled.clear()
 
     def harvest(self, items: Sequence[Item]) -> None:
         """Remember the values under personal keys (no NER, no output) in each item's context.
@@ -170,19 +173,28 @@ class ScrubEngine:
                 if ctx.version != version:
                     start = index + 1
                     break
-        return fill(plan.template, leaves, outputs, self._encode_failed, visited)
+        if len(self._filled) > _FILLED_MAX:  # (one-by-one callers never reach the clearing in `scrub_many`)
+            self._filled.clear()
+        return fill(plan.template, leaves, outputs, self._encode_failed, visited, self._filled)
 
     def _to_visit(self, plan: Plan, ctx: ScrubContext, start: int) -> list[int]:
         """Indices from `start` on of the leaves that may change in this trace as it stands, in order."""
         dirty = [index for index in plan.dirty if index >= start] if start else plan.dirty
         if not ctx.might_match(plan.words):
             return dirty
+        if plan.parts is not None:  # member by member: most members hold none of the known values
+            return [offset + index for offset, part in plan.parts if offset + len(part.leaves) > start
+                    for index in self._to_visit(part, ctx, max(0, start - offset))]
         leaves = plan.leaves
         known = [index for index in range(start, len(leaves))
                  if leaves[index].kind == PROSE and ctx.might_match(leaves[index].words)]
         return sorted({*dirty, *known}) if dirty and known else dirty or known
 
     def _dirty(self, plan: Plan) -> list[int]:
+        if plan.parts is not None:  # a spliced string: its shared members know theirs
+            plan.dirty = [offset + index for offset, part in plan.parts
+                          for index in (part.dirty if part.dirty is not None else self._dirty(part))]
+            return plan.dirty
         limit = self.policy.ner_max_chars
         plan.dirty = [
             index for index, leaf in enumerate(plan.leaves)
@@ -278,7 +290,7 @@ class ScrubEngine:
         """Analyse every prose text of the plans not analysed before, through `nlp.pipe` batches."""
         texts: dict[str, None] = {}
         for plan in plans:
-            for leaf in plan.leaves if plan is not None else ():
+            for leaf in _unsettled(plan) if plan is not None else ():
                 if leaf.kind == PROSE and leaf.text not in self._fresh:
                     masked = leaf.masked
                     if masked.strip() and masked not in texts:
@@ -334,6 +346,18 @@ class ScrubEngine:
             self._cache[self._cache_key(text)] = found
             while len(self._cache) > self.policy.cache_size:
                 self._cache.popitem(last=False)
+
+
+def _unsettled(plan: Plan) -> Iterator[Leaf]:
+    """The leaves whose detections the plan will ask for: all, or once its dirty leaves are known, those."""
+    if plan.dirty is not None:
+        leaves = plan.leaves
+        yield from (leaves[index] for index in plan.dirty)
+    elif plan.parts is not None:
+        for _, part in plan.parts:
+            yield from _unsettled(part)
+    else:
+        yield from plan.leaves
 
 
 def _rank(d: Detection) -> tuple[bool, float, int]:

@@ -15,12 +15,13 @@ and analysed once.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from itertools import accumulate, chain
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import regex
 
-from scrubbers.structure import Encoder, decode, normalise_key
+from scrubbers.splice import Member, Spliced, SplicingBuilder
+from scrubbers.structure import SCHEMA_LABELS, Encoder, decode, is_schema, normalise_key
 
 if TYPE_CHECKING:
     from scrubbers.analysis import Analyzer, Detection
@@ -30,8 +31,8 @@ REDACTED = "<REDACTED>"
 WHOLE, PROSE, CONST = 0, 1, 2
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 _WORD = regex.compile(r"\w+")
+_SPLICE_MIN_CHARS = 1_000  # shorter JSON strings are decoded whole (see `scrubbers.splice`)
 _SHARED_PROSE_LEAVES = 20_000  # prose leaves shared between plans; then forgotten all at once (memory)
-_SCHEMA_TYPES = frozenset({"string", "object", "array", "integer", "number", "boolean", "null"})
 
 
 class Leaf:
@@ -110,11 +111,10 @@ class Sub:
 class Plan:
     """A value's template and its leaves in reading order (placeholders are numbered in that order)."""
 
-    __slots__ = ("template", "leaves", "texts", "size", "nested", "source", "dirty", "_words")
+    __slots__ = ("template", "leaves", "size", "nested", "source", "dirty", "parts", "_words", "_texts")
 
     def __init__(self, template: Any, leaves: list[Leaf], size: int, nested: int = 0, source: str | None = None):
         self.template, self.leaves = template, leaves
-        self.texts = [leaf.text for leaf in leaves]  # every leaf's output when nothing changes
         self.size = size  # characters of the source text, for the cache's budget
         self.nested = nested  # strings in it that held JSON or a repr
         self.source = source  # the string the plan was built from (None for other values)
@@ -122,17 +122,34 @@ class Plan:
         """Indices of the leaves that change in any trace: under a key rule, constant, or prose with a
         detection, a blob, a mended surrogate or too long for NER. Any other leaf changes only where one
         of the trace's known values occurs in it. Set by the engine once the texts are analysed."""
+        self.parts: list[tuple[int, Plan]] | None = None
+        """For a spliced string: the shared plans of its members with their first leaf's index, which
+        together hold every leaf (so work per member can be shared too)."""
         self._words: frozenset[str] | None = None
+        self._texts: list[str] | None = None
+
+    @property
+    def texts(self) -> list[str]:
+        """Every leaf's text: its output when nothing changes."""
+        if self._texts is None:
+            if self.parts is not None:
+                self._texts = list(chain.from_iterable(part.texts for _, part in self.parts))
+            else:
+                self._texts = [leaf.text for leaf in self.leaves]
+        return self._texts
 
     @property
     def words(self) -> frozenset[str]:
         """Every word token of its prose leaves (see `Leaf.words`)."""
         if self._words is None:
-            self._words = frozenset().union(*(leaf.words for leaf in self.leaves if leaf.kind == PROSE))
+            if self.parts is not None:
+                self._words = frozenset().union(*(part.words for _, part in self.parts))
+            else:
+                self._words = frozenset().union(*(leaf.words for leaf in self.leaves if leaf.kind == PROSE))
         return self._words
 
 
-class PlanBuilder:
+class PlanBuilder(SplicingBuilder):
     """Walks a value once under the policy's key rules and builds its plan."""
 
     def __init__(self, policy: ScrubPolicy, analyzer: Analyzer, exempt_parents: frozenset[str]):
@@ -143,17 +160,26 @@ class PlanBuilder:
         self._nested = 0
         self._parent_cache: dict[str, bool] = {}
         self._prose: dict[tuple[str, bool], Leaf] = {}
+        self._parts: list[tuple[int, Plan]] = []
+        self._members: dict[tuple[Any, ...], tuple[Plan, Encoder, str]] = {}  # see SplicingBuilder
+        self._member_chars = 0
 
     def value(self, value: Any, key: str | None) -> Plan:
         """The plan of any JSON-like value found under `key` (None: no key)."""
-        self._leaves, self._nested = [], 0
+        self._leaves, self._nested, self._parts = [], 0, []
         template = self._value(value, key, self.analyzer.key_hint(key), 0)
         source = value if isinstance(value, str) and not isinstance(template, str) else None
-        return Plan(template, self._leaves, len(value) if isinstance(value, str) else 0, self._nested, source)
+        return self._plan(template, len(value) if isinstance(value, str) else 0, source)
+
+    def _plan(self, template: Any, size: int, source: str | None = None) -> Plan:
+        plan = Plan(template, self._leaves, size, self._nested, source)
+        if self._parts and sum(len(part.leaves) for _, part in self._parts) == len(self._leaves):
+            plan.parts = self._parts
+        return plan
 
     def prose(self, text: str, key: str | None) -> Plan:
         """The plan of a text read as prose (never decoded as JSON)."""
-        self._leaves = []
+        self._leaves, self._parts = [], []
         hint = self.analyzer.key_hint(key)
         if not text:
             return Plan(text, [], 0)
@@ -200,7 +226,8 @@ class PlanBuilder:
         return self._string(str(value), hint, depth)  # unknown objects: their text, scrubbed
 
     def _dict(self, value: dict, key: str | None, hint: tuple[str, bool] | None, depth: int) -> Any:
-        if _is_schema(value):  # a JSON schema describes fields; its leaves are never personal data
+        schema = _is_schema(value)
+        if schema:  # a JSON schema describes fields; its leaves are never personal data
             hint, exempt = None, True
         else:
             exempt = key is not None and self._exempt_parent(key)
@@ -212,7 +239,10 @@ class PlanBuilder:
         walked: Any = {}
         for k, v in value.items():
             name = k if type(k) is str else str(k)
-            walked[k] = self._value(v, name, inherited or (None if exempt else key_hint(name)), depth)
+            if schema and name in SCHEMA_LABELS and type(v) is str and depth <= self.policy.max_depth:
+                walked[k] = v  # a field's type, title, description: kept as written
+            else:
+                walked[k] = self._value(v, name, inherited or (None if exempt else key_hint(name)), depth)
         return self._container(walked, value, start)
 
     def _container(self, walked: Any, original: Any, start: int) -> Any:
@@ -230,6 +260,10 @@ class PlanBuilder:
         text, fixed = (text, False) if text.isascii() else _valid_unicode(text)
         if hint is not None and not self.analyzer.hint_exempt(text):
             return self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed)
+        if len(text) >= _SPLICE_MIN_CHARS:
+            spliced = self._spliced(text, depth)
+            if spliced is not None:
+                return spliced
         try:
             decoded = decode(text)
         except ValueError:
@@ -243,40 +277,74 @@ class PlanBuilder:
 
 
 def fill(template: Any, leaves: list[Leaf], outputs: list[Any], on_error: Any,
-         visited: Iterable[int] | None = None) -> Any:
+         visited: Iterable[int] | None = None, filled: dict[Any, str] | None = None) -> Any:
     """The template with every hole replaced by its output; `on_error()` answers a failed re-encode.
 
     `visited` lists the only leaves whose output may differ from their text (None: any). Only the parts
-    with a changed leaf are rebuilt; the rest is the decoded original, shared.
+    with a changed leaf are rebuilt; the rest is the decoded original, shared. `filled` keeps the text of
+    changed members of spliced strings by their leaves' outputs: the history message that names the
+    user is rebuilt once per trace, not once per model call.
     """
     flags = bytearray(len(leaves))
     for index in range(len(leaves)) if visited is None else visited:
         if outputs[index] is not leaves[index].text or leaves[index].kind == CONST:
             flags[index] = 1
     changed = [0, *accumulate(flags)]  # changed[i]: how many of the first i leaves changed
-    return _fill(template, outputs, changed, on_error)
+    return _fill(template, _Filling(outputs, changed, on_error, {} if filled is None else filled), 0)
 
 
-def _fill(template: Any, outputs: list[Any], changed: list[int], on_error: Any) -> Any:
+class _Filling(NamedTuple):
+    outputs: list[Any]
+    changed: list[int]
+    on_error: Any
+    filled: dict[Any, str]
+
+
+def _fill(template: Any, run: _Filling, base: int) -> Any:
+    # `base`: where the leaves of the plan `template` belongs to start (a shared member plan counts its
+    # leaves from 0).
     kind = type(template)
     if kind is Hole:
-        return outputs[template.index]
+        return run.outputs[base + template.index]
     if kind is Sub:
-        if changed[template.end] == changed[template.start]:
+        if run.changed[base + template.end] == run.changed[base + template.start]:
             return template.original
         node = template.node
         if type(node) is dict:
-            return {k: _fill(v, outputs, changed, on_error) for k, v in node.items()}
-        walked = [_fill(v, outputs, changed, on_error) for v in node]
+            return {k: _fill(v, run, base) for k, v in node.items()}
+        walked = [_fill(v, run, base) for v in node]
         return walked if type(template.original) is list else type(template.original)(walked)
     if kind is Nested:
-        if changed[template.end] == changed[template.start]:
+        if run.changed[base + template.end] == run.changed[base + template.start]:
             return template.original
         try:
-            return template.encode(_fill(template.template, outputs, changed, on_error))
+            return template.encode(_fill(template.template, run, base))
         except (ValueError, TypeError, RecursionError):
-            return on_error()
+            return run.on_error()
+    if kind is Spliced:
+        if run.changed[base + template.end] == run.changed[base + template.start]:
+            return template.original
+        try:
+            return "".join([_fill_piece(piece, run, base) for piece in template.pieces])
+        except (ValueError, TypeError, RecursionError):
+            if template.whole:
+                return run.on_error()
+            raise
     return template
+
+
+def _fill_piece(piece: Any, run: _Filling, base: int) -> str:
+    if type(piece) is Member:
+        start = base + piece.offset
+        end = start + len(piece.plan.leaves)
+        if run.changed[end] == run.changed[start]:
+            return piece.text
+        key = (piece.plan, tuple(run.outputs[start:end]))
+        text = run.filled.get(key)
+        if text is None:
+            text = run.filled[key] = piece.encode(_fill(piece.plan.template, run, start))
+        return text
+    return piece if type(piece) is str else _fill(piece, run, base)
 
 
 def _valid_unicode(text: str) -> tuple[str, bool]:
@@ -286,5 +354,4 @@ def _valid_unicode(text: str) -> tuple[str, bool]:
 
 
 def _is_schema(node: dict[Any, Any]) -> bool:
-    kind = node.get("type")
-    return isinstance(kind, str) and kind.lower() in _SCHEMA_TYPES and len(node) > 1
+    return is_schema(node.get("type"), len(node))

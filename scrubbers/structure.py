@@ -51,16 +51,21 @@ def decode(text: str) -> Decoded | None:
         return Decoded(value, lambda obj: lead + repr(obj) + trail)
     if not isinstance(value, (dict, list)):
         return None
+    return Decoded(value, style_encoder(body, value, lead, trail))
+
+
+def style_encoder(body: str, value: Any, lead: str = "", trail: str = "") -> Encoder:
+    """Writes a changed version of `value` the way `body` (its JSON text) was written."""
     ensure_ascii = _NON_ASCII.search(body) is None
     style: list[Encoder] = []
 
     def encode(obj: Any) -> str:
-        # Working out the style costs a few dumps of the value: only pay it when something is re-encoded.
+        # Working out the style costs a dump of the value: only pay it when something is re-encoded.
         if not style:
             style.append(_json_style(body, value, ensure_ascii))
         return lead + style[0](obj) + trail
 
-    return Decoded(value, encode)
+    return encode
 
 
 def _literal(body: str) -> Any:
@@ -103,6 +108,21 @@ def _likely(head: str) -> Callable[[dict[str, Any]], int]:
     items = ", " if head.count('", "') > head.count('","') else ","
     keys = ": " if 2 * head.count('": ') >= head.count('":') else ":"
     return lambda options: 0 if "indent" in options or options["separators"] == (items, keys) else 1
+
+
+_SCHEMA_TYPES = frozenset({"string", "object", "array", "integer", "number", "boolean", "null"})
+
+
+SCHEMA_LABELS = frozenset({"type", "title", "description", "format", "pattern", "$ref", "$id", "$schema",
+                           "$comment", "contentMediaType"})
+"""Keys of a JSON schema node whose text values describe the field and are kept as they are ("Employee
+Id", "STRING"); other values (`default`, `examples`, `enum`, ...) are scrubbed like any text."""
+
+
+def is_schema(kind: Any, size: int) -> bool:
+    """Whether an object of `size` members whose `type` member is `kind` is a JSON schema node (its
+    leaves describe fields, they are never personal data); `{"type": "STRING"}` alone is one too."""
+    return isinstance(kind, str) and kind.lower() in _SCHEMA_TYPES and size >= 1
 
 
 def normalise_key(key: str) -> str:

@@ -272,3 +272,19 @@ def test_json_strings_of_different_styles_each_keep_their_own(engine):
         value = {"note": "Maria Gonzalez asked about carryover", "hours": [62.5, 40], "state": "CA"}
         scrubbed = engine.scrub_value(json.dumps(value, **options), ctx, key="tool.result")
         assert scrubbed == json.dumps({**value, "note": "<PERSON_1> asked about carryover"}, **options)
+
+
+def test_tool_schemas_and_media_types_keep_their_labels(engine):
+    # Seen on the OpenInference fixture: every trace's tool schema had "title": "Employee Id" turned into
+    # "<PERSON_7> <PERSON_8>", ADK's Gemini schemas had {"type": "STRING"} under `employee_id` replaced as an
+    # employee id, and "application/json" became "application/<PERSON_1>".
+    ctx = engine.new_context()
+    schema = {"type": "object", "properties": {
+        "employee_id": {"title": "Employee Id", "type": "string"}, "as_of": {"type": "STRING"},
+        "name": {"type": "STRING", "description": "Legal name", "default": "Maria Gonzalez"}}}
+    scrubbed = json.loads(engine.scrub_value(json.dumps(schema), ctx, key="llm.tools.0.tool.json_schema"))
+    kept = {**schema["properties"]["name"], "default": "<PERSON_1>"}
+    assert scrubbed["properties"] == {**schema["properties"], "name": kept}  # examples are still scrubbed
+    assert engine.scrub_attribute("output.mime_type", "application/json", ctx) == "application/json"
+    assert engine.scrub_text("Sent as application/json to Maria Gonzalez", ctx) == (
+        "Sent as application/json to <PERSON_1>")
