@@ -32,7 +32,7 @@ WHOLE, PROSE, CONST = 0, 1, 2
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 _WORD = regex.compile(r"\w+")
 _SPLICE_MIN_CHARS = 1_000  # shorter JSON strings are decoded whole (see `scrubbers.splice`)
-_SHARED_PROSE_LEAVES = 20_000  # prose leaves shared between plans; then forgotten all at once (memory)
+_SHARED_PROSE_LEAVES = 5_000  # prose leaves shared between plans; then forgotten all at once (memory)
 
 
 class Leaf:

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from scrubbers.structure import SCHEMA_LABELS, is_schema, style_encoder
 
 _LEVELS = 2  # a request's members, then the messages of its history
-_MEMBER_CACHE_CHARS = 2_000_000  # member plans kept, by the characters of their text
+_MEMBER_CACHE_CHARS = 500_000  # member plans kept, by the characters of their text
 _DECODER = json.JSONDecoder()
 _SPACE = " \t\r"  # JSON whitespace; a newline means pretty-printed JSON, which is not cut
 
