@@ -122,6 +122,28 @@ class _InPlaceContextEnhancer(LemmaContextAwareEnhancer):
         return super().enhance_using_context(text, _Owned(raw_results), nlp_artifacts, recognizers, context)
 
 
+class _SettledRegistry(RecognizerRegistry):
+    """Presidio asks the registry which recognizers serve the requested entities on every text; ours
+    does not change once set up, so each answer is worked out once (same list, same order)."""
+
+    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self._answers: dict[tuple, list] = {}
+
+    def add_recognizer(self, recognizer) -> None:  # type: ignore[no-untyped-def, override]
+        self._answers = {}
+        super().add_recognizer(recognizer)
+
+    def get_recognizers(self, language=None, entities=None, all_fields=False, ad_hoc_recognizers=None):  # type: ignore[no-untyped-def, override]
+        if ad_hoc_recognizers:
+            return super().get_recognizers(language, entities, all_fields, ad_hoc_recognizers)
+        key = (language, tuple(entities) if entities else None, all_fields, len(self.recognizers))
+        answer = self._answers.get(key)
+        if answer is None:
+            answer = self._answers[key] = super().get_recognizers(language, entities, all_fields, None)
+        return answer
+
+
 class Analyzer:
     """The tuned analyzer of one policy; loads the spaCy model once."""
 
@@ -132,7 +154,7 @@ class Analyzer:
             models=[{"lang_code": LANGUAGE, "model_name": model_name}], ner_model_configuration=ner_config
         )
         self.nlp_engine.load()
-        registry = RecognizerRegistry(supported_languages=[LANGUAGE])
+        registry = _SettledRegistry(supported_languages=[LANGUAGE])
         wanted = set(policy.entities)
         if "PERSON" in wanted:
             registry.add_recognizer(SpacyRecognizer(supported_entities=["PERSON"]))
@@ -157,7 +179,7 @@ class Analyzer:
         self._keep_exempt = frozenset(policy.keep_exempt_entities)
         self._blob = regex.compile(rf"[A-Za-z0-9+/_-]{{{policy.blob_min_chars},}}={{0,2}}")
         self._hints = [(hint, [regex.compile(key) for key in hint.keys]) for hint in policy.key_hints]
-        self._exempt_values = [regex.compile(value) for value in policy.key_hint_exempt_values]
+        self._exempt_values = _any_of(policy.key_hint_exempt_values)
         self._hint_cache: dict[str, tuple[str, bool] | None] = {}
         self._texts_since_load = 0
 
@@ -257,6 +279,17 @@ class Analyzer:
                 continue
             found.append(Detection(match.start(group), match.end(group), hint[0], 1.0))
         return found
+
+
+def _any_of(patterns: list[str]) -> list[regex.Pattern]:
+    """The regexes as one alternation (it matches a whole text exactly when one of them does), unless one
+    sets flags for the whole pattern, which would leak into the others."""
+    if len(patterns) < 2 or any(_GLOBAL_FLAGS.search(pattern) for pattern in patterns):
+        return [regex.compile(pattern) for pattern in patterns]
+    return [regex.compile("|".join(f"(?:{pattern})" for pattern in patterns))]
+
+
+_GLOBAL_FLAGS = regex.compile(r"\(\?[a-zA-Z]+\)")
 
 
 def _chunks(text: str, size: int) -> Iterable[tuple[int, str]]:

@@ -135,7 +135,10 @@ class ScrubEngine:
         if plan is not None:
             self._plans.move_to_end(cache_key)
             return plan
-        plan = self._plans[cache_key] = self._builder.value(value, key)
+        plan = self._builder.value(value, key)
+        if plan.parts is not None:  # a spliced request: its members are shared already, it never repeats
+            return plan
+        self._plans[cache_key] = plan
         self._plan_chars += plan.size
         while self._plan_chars > _PLAN_CACHE_CHARS:
             self._plan_chars -= self._plans.popitem(last=False)[1].size

@@ -121,7 +121,7 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
             continue
         if item.doc is None:  # shipped as bytes (see BlockJob.__getstate__)
             item = Record(item.where, item.raw, codec.decode(item.raw), item.prefix, item.suffix)
-        spans += sum(1 for _ in codec.spans(item))
+        spans += codec.count_spans(item)
         records.append(item)
     slots = [(position, slot, path) for position, record in enumerate(records) if record.raw is not REDACTED_LINE
              for slot, path in codec.slots(record)]

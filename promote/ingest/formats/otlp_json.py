@@ -171,6 +171,16 @@ class OtlpJsonCodec(JsonCodec):
             note(skipped, where, f"span {name!r} ({span_id}): malformed field ({error})")
             return None
 
+    def count_spans(self, doc: dict) -> int:
+        """The spans `spans` gives, counted without building them: span objects with valid ids."""
+        count = 0
+        for _, block in resource_blocks(doc):
+            for _, scope_spans in scope_blocks(block):
+                for span in scope_spans.get("spans") or ():
+                    if isinstance(span, dict) and _has_ids(span):
+                        count += 1
+        return count
+
     def trace_ids(self, doc: dict) -> set[str | None]:
         """The trace ids of the record's spans (what the batch scrubber groups by), without walking values."""
         return {
@@ -209,6 +219,15 @@ class OtlpJsonCodec(JsonCodec):
 
 
 
+def _has_ids(span: dict) -> bool:
+    try:  # the id checks of `_span`
+        norm_id(_get(span, "parentSpanId", "parent_span_id"), 8)
+        return (norm_id(_get(span, "traceId", "trace_id"), 16) is not None
+                and norm_id(_get(span, "spanId", "span_id"), 8) is not None)
+    except ValueError:
+        return False
+
+
 def _span_slots(span: dict, path: Path) -> Iterator[tuple[StringSlot, Path]]:
     owner = (safe_id(_get(span, "traceId", "trace_id"), 16), safe_id(_get(span, "spanId", "span_id"), 8), span.get("name"))
     yield from _attribute_slots(span.get("attributes"), (*path, "attributes"), (*owner, "span"))
@@ -224,7 +243,12 @@ def _span_slots(span: dict, path: Path) -> Iterator[tuple[StringSlot, Path]]:
 def _attribute_slots(items: Any, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
     for index, kv in enumerate(items or ()):
         if isinstance(kv, dict) and "value" in kv:
-            yield from _value_slots(kv["value"], str(kv.get("key")), (*path, index, "value"), owner)
+            value = kv["value"]
+            if type(value) is dict and len(value) == 1 and type(value.get("stringValue")) is str:
+                # the common case, what `_value_slots` gives without a generator per attribute
+                yield StringSlot(*owner, str(kv.get("key")), value["stringValue"]), (*path, index, "value", "stringValue")
+                continue
+            yield from _value_slots(value, str(kv.get("key")), (*path, index, "value"), owner)
 
 
 def _value_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
