@@ -1,10 +1,11 @@
 """`ScrubEngine`: text and JSON in, scrubbed text and JSON out, with consistent placeholders per trace.
 
 Order of work for one value: its plan (`scrubbers.plan`: JSON or a repr inside strings decoded, leaves
-under personal keys marked) is built once per (key rule, text); every prose leaf is analysed once per
-text (batched through `nlp.pipe`, cached); then, per trace, each leaf is replaced: a leaf under a personal
-key whole, a prose leaf where the analyzer or the trace's known values found something, left to right so
-placeholders are numbered in reading order. Any failure replaces the string whole: fail closed.
+under personal keys marked; big JSON strings cut at their members, `scrubbers.splice`) is built once per
+(key rule, text); every prose leaf is analysed once per text (batched through `nlp.pipe`, cached), which
+tells the plan its dirty leaves; then, per trace, each leaf that can change is replaced: a leaf under a
+personal key whole, a prose leaf where the analyzer or the trace's known values found something, left to
+right so placeholders are numbered in reading order. Any failure replaces the string whole: fail closed.
 """
 
 from __future__ import annotations

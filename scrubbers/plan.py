@@ -9,7 +9,8 @@ none of whose leaves changed comes back as it was, byte for byte, without being 
 
 LLM spans repeat the whole conversation in every call, so the same strings come back many times: the
 engine caches plans by (key rule, text) and detections by text, so each unique text is decoded, walked
-and analysed once.
+and analysed once; a big JSON string is planned member by member (`scrubbers.splice`), so the members
+each new call repeats are shared too, and its plan's `parts` let per-trace work skip whole members.
 """
 
 from __future__ import annotations
