@@ -169,6 +169,8 @@ class SplicingBuilder:
                 pieces.append(text[piece.start : piece.end])  # a field's label: kept as written
             elif piece.cut is not None:
                 pieces.append(self._cut_node(text, piece.cut, child_key, child_hint, depth + 1))
+            elif child_hint is None and (piece.value is None or type(piece.value) in (bool, int, float)):
+                pieces.append(text[piece.start : piece.end])  # a plain number or constant: nothing to plan
             else:
                 pieces.append(self._member(text[piece.start : piece.end], piece.value, child_key, child_hint, depth + 1))
             position = piece.end

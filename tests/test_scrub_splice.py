@@ -68,3 +68,11 @@ def test_the_scanner_cuts_plain_json_and_refuses_anything_else() -> None:
     assert inner is not None and [text[p.start:p.end] for p in inner.pieces] == ["1", '{"b": "x,y"}']
     for bad in ['{"a": 1, "a": 2}', '{"a": 1,}', '{"a" 1}', "{'a': 1}", '[1, 2', '{"a": tru}']:
         assert cut_json(bad, 0, 2) is None, bad
+
+
+def test_numbers_in_a_spliced_string_are_copied_not_planned_unless_a_key_makes_them_personal() -> None:
+    engine = ScrubEngine()
+    text = json.dumps({"embedding": [0.125] * 300, "account_number": 12345678, "note": "Maria Gonzalez called"})
+    out = json.loads(engine.scrub_value(text, engine.new_context(), key="tool.result"))
+    assert out == {"embedding": [0.125] * 300, "account_number": "<US_BANK_NUMBER_1>", "note": "<PERSON_1> called"}
+    assert engine._builder._member_chars < 100  # the 300 numbers took no member plans
