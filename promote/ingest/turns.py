@@ -17,22 +17,15 @@ from datetime import UTC, datetime, timedelta
 from promote.ingest.conventions import Convention, detect_convention
 from promote.ingest.conventions.base import (
     NOT_CAPTURED,
-    FunctionCall,
-    FunctionResult,
     ModelReading,
-    ToolReading,
     as_str,
-    decode,
-    dig,
     earlier_calls,
     is_agent_span,
-    is_merged_tool_span,
     is_model_span,
     is_tool_span,
-    span_error,
 )
-from promote.ingest.conventions.gemini import gemini_message
-from promote.trace_model import ModelCall, Span, ToolCall, Trace, Turn
+from promote.ingest.tool_calls import CallIndex, tool_calls
+from promote.trace_model import ModelCall, Span, Trace, Turn
 
 INVOCATION_ID = "gcp.vertex.agent.invocation_id"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -66,7 +59,7 @@ def build_trace(spans: list[Span]) -> Trace:
         return trace
     groups = _turn_groups(tree)
     readings = {root_key: _model_exchanges(tree, members, convention) for root_key, (_, members) in groups.items()}
-    index = _CallIndex(exchange for exchanges in readings.values() for exchange in exchanges)
+    index = CallIndex(exchange for exchanges in readings.values() for exchange in exchanges)
     for number, (root_key, (root, members)) in enumerate(groups.items()):
         turn, agent, session, user = _build_turn(number, root, members, readings[root_key], tree, convention, index)
         trace.turns.append(turn)
@@ -231,25 +224,6 @@ def _model_exchanges(tree: _Tree, members: list[Span], convention: Convention) -
     return sorted(exchanges, key=lambda e: e.start_ns)  # stable: rebuilt calls stay before theirs
 
 
-class _CallIndex:
-    """The function calls and results a trace's model messages hold, by call id, and per call id the
-    (request number, part number) the model asked for it in."""
-
-    def __init__(self, exchanges: Iterable[_Exchange]) -> None:
-        self.calls: dict[str, FunctionCall] = {}
-        self.results: dict[str, FunctionResult] = {}
-        self.order: dict[str, tuple[int, int]] = {}
-        for number, exchange in enumerate(exchanges):
-            reading = exchange.reading
-            for message in (reading.request or []) + (reading.response or []):
-                self.calls.update((c.id, c) for c in message.calls if c.id)
-                self.results.update((r.id, r) for r in message.results if r.id)
-            for message in reading.response or []:
-                for position, call in enumerate(message.calls):
-                    if call.id:
-                        self.order.setdefault(call.id, (number, position))
-
-
 # --- turns ---------------------------------------------------------------------------------------
 
 
@@ -260,13 +234,13 @@ def _build_turn(
     exchanges: list[_Exchange],
     tree: _Tree,
     convention: Convention,
-    index: _CallIndex,
+    index: CallIndex,
 ) -> tuple[Turn, str | None, str | None, str | None]:
     """The turn, plus the agent, session and user it names."""
     agents = [s for s in members if is_agent_span(s) and s is not root]
     rest = [s for s in members if s is not root and not is_agent_span(s)]
     about = convention.read_root(([root] if root else []) + agents + rest)
-    tool_calls = _tool_calls(members, tree, convention, index)
+    calls = tool_calls(members, tree, convention, index)
     model_calls = [
         ModelCall(
             model=e.reading.model,
@@ -285,7 +259,7 @@ def _build_turn(
         duration_ms=round((end_ns - start_ns) / 1e6, 3),
         user_input=_user_input(exchanges) or about.user_input,
         final_response=_final_response(exchanges),
-        tool_calls=tool_calls,
+        tool_calls=calls,
         model_calls=model_calls,
         input_tokens=_total(m.input_tokens for m in model_calls),
         output_tokens=_total(m.output_tokens for m in model_calls),
@@ -294,70 +268,6 @@ def _build_turn(
     turn.content_captured = _content_captured(exchanges, members, convention)
     turn.warnings = _warnings(turn, exchanges, convention)
     return turn, about.agent, about.session_id, about.user_id
-
-
-def _tool_calls(members: list[Span], tree: _Tree, convention: Convention, index: _CallIndex) -> list[ToolCall]:
-    """The turn's own tool calls by start time, parallel ones in the model's call order.
-
-    Calls made inside a tool (an agent used as a tool) are part of that tool's work, not the turn's
-    trajectory. ADK's `(merged tools)` span only stands in for the real ones when they are missing.
-    """
-    real = {s.span_id: s for s in members if is_tool_span(s) and not is_merged_tool_span(s)}
-    own = [s for s in real.values() if not any(a.span_id in real for a in tree.ancestors(s))]
-    if own:
-        found = [_tool_call(s, convention.read_tool(s), index) for s in own]
-    else:
-        found = [c for s in members if is_merged_tool_span(s) for c in _merged_calls(s, index)]
-    batches: dict[int, list[int]] = defaultdict(list)
-    for position, call in enumerate(found):
-        if call.call_id in index.order:
-            batches[index.order[call.call_id][0]].append(position)
-    for positions in batches.values():
-        ordered = sorted((found[p] for p in positions), key=lambda c: index.order[c.call_id or ""][1])
-        for position, call in zip(positions, ordered, strict=True):
-            found[position] = call
-    return found
-
-
-def _tool_call(span: Span, reading: ToolReading, index: _CallIndex) -> ToolCall:
-    """A tool span as a ToolCall; what the span did not record comes from the model's messages."""
-    asked = index.calls.get(reading.call_id or "")
-    answered = index.results.get(reading.call_id or "")
-    args, result = reading.args, reading.result
-    if (args is None or args is NOT_CAPTURED) and asked is not None:
-        args = asked.args
-    if (result is None or result is NOT_CAPTURED) and answered is not None:
-        result = answered.response
-    reported = None
-    if isinstance(result, dict) and set(result) == {"error"} and isinstance(result["error"], str):
-        reported, result = result["error"], None  # a failure handed back to the model as {"error": ...}
-    return ToolCall(
-        name=reading.name or (asked.name if asked else None) or span.name,
-        args=None if args is NOT_CAPTURED else args,
-        result=None if result is NOT_CAPTURED else result,
-        error=span_error(span, reported),
-        span_id=span.span_id,
-        call_id=reading.call_id,
-    )
-
-
-def _merged_calls(span: Span, index: _CallIndex) -> list[ToolCall]:
-    """The calls inside ADK's merged function-response event (`tool_response` is the Event JSON)."""
-    event = decode(span.attributes.get("gcp.vertex.agent.tool_response"))
-    message = gemini_message(dig(event, "content"))
-    found = []
-    for answer in message.results if message else []:
-        asked = index.calls.get(answer.id or "")
-        found.append(
-            ToolCall(
-                name=answer.name or (asked.name if asked else None) or span.name,
-                args=asked.args if asked else None,
-                result=answer.response,
-                span_id=span.span_id,
-                call_id=answer.id,
-            )
-        )
-    return found
 
 
 def _user_input(exchanges: list[_Exchange]) -> str | None:
