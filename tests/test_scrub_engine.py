@@ -288,3 +288,15 @@ def test_tool_schemas_and_media_types_keep_their_labels(engine):
     assert engine.scrub_attribute("output.mime_type", "application/json", ctx) == "application/json"
     assert engine.scrub_text("Sent as application/json to Maria Gonzalez", ctx) == (
         "Sent as application/json to <PERSON_1>")
+
+
+def test_words_and_ids_taken_for_names_are_kept(engine):
+    # From the accuracy report's false positives: every one of them damaged the text.
+    ctx = engine.new_context()
+    assert engine.scrub_text("Hi there. Employee E-88645, Trevor Ramirez. Reply here if wrong.", ctx) == (
+        "Hi there. Employee <EMPLOYEE_ID_1>, <PERSON_1>. Reply here if wrong.")
+    history = [{"role": "assistant", "parts": [{"type": "tool_call", "id": "call_a958cf64", "name": "enroll_benefits",
+                                                "arguments": {"employee_id": "E-94613"}}]}]
+    scrubbed = json.loads(engine.scrub_value(json.dumps(history), ctx, key="gen_ai.input.messages"))
+    assert scrubbed[0]["parts"][0]["id"] == "call_a958cf64"
+    assert scrubbed[0]["parts"][0]["arguments"] == {"employee_id": "<EMPLOYEE_ID_2>"}
