@@ -128,11 +128,7 @@ class _SettledRegistry(RecognizerRegistry):
 
     def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        self._answers: dict[tuple, list] = {}
-
-    def add_recognizer(self, recognizer) -> None:  # type: ignore[no-untyped-def, override]
-        self._answers = {}
-        super().add_recognizer(recognizer)
+        self._answers: dict[tuple, list] = {}  # keyed with the recognizer count: adding one asks anew
 
     def get_recognizers(self, language=None, entities=None, all_fields=False, ad_hoc_recognizers=None):  # type: ignore[no-untyped-def, override]
         if ad_hoc_recognizers:

@@ -183,12 +183,13 @@ class ScrubEngine:
 
     def _to_visit(self, plan: Plan, ctx: ScrubContext, start: int) -> list[int]:
         """Indices from `start` on of the leaves that may change in this trace as it stands, in order."""
+        if ctx.might_match(plan.words) and plan.parts is not None:
+            # member by member: most members hold none of the known values
+            return [offset + index for offset, part in plan.parts if offset + len(part.leaves) > start
+                    for index in self._to_visit(part, ctx, max(0, start - offset))]
         dirty = [index for index in plan.dirty if index >= start] if start else plan.dirty
         if not ctx.might_match(plan.words):
             return dirty
-        if plan.parts is not None:  # member by member: most members hold none of the known values
-            return [offset + index for offset, part in plan.parts if offset + len(part.leaves) > start
-                    for index in self._to_visit(part, ctx, max(0, start - offset))]
         leaves = plan.leaves
         known = [index for index in range(start, len(leaves))
                  if leaves[index].kind == PROSE and ctx.might_match(leaves[index].words)]

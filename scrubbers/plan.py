@@ -32,7 +32,6 @@ REDACTED = "<REDACTED>"
 WHOLE, PROSE, CONST = 0, 1, 2
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 _WORD = regex.compile(r"\w+")
-_SPLICE_MIN_CHARS = 1_000  # shorter JSON strings are decoded whole (see `scrubbers.splice`)
 _SHARED_PROSE_LEAVES = 5_000  # prose leaves shared between plans; then forgotten all at once (memory)
 
 
@@ -261,10 +260,9 @@ class PlanBuilder(SplicingBuilder):
         text, fixed = (text, False) if text.isascii() else _valid_unicode(text)
         if hint is not None and not self.analyzer.hint_exempt(text):
             return self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed)
-        if len(text) >= _SPLICE_MIN_CHARS:
-            spliced = self._spliced(text, depth)
-            if spliced is not None:
-                return spliced
+        spliced = self._spliced(text, depth)
+        if spliced is not None:
+            return spliced
         try:
             decoded = decode(text)
         except ValueError:
@@ -277,21 +275,21 @@ class PlanBuilder(SplicingBuilder):
         return Nested(template, decoded.encode, text, start, len(self._leaves))
 
 
-def fill(template: Any, leaves: list[Leaf], outputs: list[Any], on_error: Any,
-         visited: Iterable[int] | None = None, filled: dict[Any, str] | None = None) -> Any:
+def fill(template: Any, leaves: list[Leaf], outputs: list[Any], on_error: Any, visited: Iterable[int],
+         filled: dict[Any, str]) -> Any:
     """The template with every hole replaced by its output; `on_error()` answers a failed re-encode.
 
-    `visited` lists the only leaves whose output may differ from their text (None: any). Only the parts
+    `visited` lists the only leaves whose output may differ from their text. Only the parts
     with a changed leaf are rebuilt; the rest is the decoded original, shared. `filled` keeps the text of
     changed members of spliced strings by their leaves' outputs: the history message that names the
     user is rebuilt once per trace, not once per model call.
     """
     flags = bytearray(len(leaves))
-    for index in range(len(leaves)) if visited is None else visited:
+    for index in visited:
         if outputs[index] is not leaves[index].text or leaves[index].kind == CONST:
             flags[index] = 1
     changed = [0, *accumulate(flags)]  # changed[i]: how many of the first i leaves changed
-    return _fill(template, _Filling(outputs, changed, on_error, {} if filled is None else filled), 0)
+    return _fill(template, _Filling(outputs, changed, on_error, filled), 0)
 
 
 class _Filling(NamedTuple):

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from scrubbers.structure import SCHEMA_LABELS, is_schema, style_encoder
 
+SPLICE_MIN_CHARS = 1_000  # shorter JSON strings are decoded whole
 _LEVELS = 2  # a request's members, then the messages of its history
 _MEMBER_CACHE_CHARS = 500_000  # member plans kept, by the characters of their text
 _DECODER = json.JSONDecoder()
@@ -129,7 +130,7 @@ class SplicingBuilder:
     """
 
     def _spliced(self, text: str, depth: int) -> Spliced | None:
-        if "\n" in text or depth + 1 + _LEVELS > self.policy.max_depth:  # type: ignore[attr-defined]
+        if len(text) < SPLICE_MIN_CHARS or "\n" in text or depth + 1 + _LEVELS > self.policy.max_depth:  # type: ignore[attr-defined]
             return None
         first = len(text) - len(text.lstrip(_SPACE))
         if first == len(text) or text[first] not in "{[":

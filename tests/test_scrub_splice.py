@@ -8,7 +8,7 @@ from collections import defaultdict
 
 import pytest
 
-import scrubbers.plan as plan_module
+import scrubbers.splice as splice_module
 from promote.ingest import iter_spans
 from scrubbers import ScrubEngine
 from scrubbers.splice import cut_json
@@ -29,7 +29,7 @@ def _trace_items(engine: ScrubEngine) -> list[tuple]:
     return items
 
 
-def _scrub_all(monkeypatch: pytest.MonkeyPatch | None) -> tuple[list, ScrubEngine, int]:
+def _scrub_all() -> tuple[list, ScrubEngine, int]:
     engine = ScrubEngine()
     items = _trace_items(engine)
     spliced_before = engine._builder._member_chars
@@ -38,23 +38,23 @@ def _scrub_all(monkeypatch: pytest.MonkeyPatch | None) -> tuple[list, ScrubEngin
 
 
 def test_spliced_plans_scrub_exactly_like_whole_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
-    spliced, spliced_engine, member_chars = _scrub_all(None)
+    spliced, spliced_engine, member_chars = _scrub_all()
     assert member_chars > 10_000  # the requests and histories really went the member-by-member way
     with monkeypatch.context() as patched:
-        patched.setattr(plan_module, "_SPLICE_MIN_CHARS", 10**12)
-        whole, whole_engine, whole_member_chars = _scrub_all(patched)
+        patched.setattr(splice_module, "SPLICE_MIN_CHARS", 10**12)
+        whole, whole_engine, whole_member_chars = _scrub_all()
     assert whole_member_chars == 0
     assert spliced == whole
     assert spliced_engine.report.model_dump() == whole_engine.report.model_dump()
 
 
-def test_only_the_member_that_holds_a_name_is_rewritten(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_the_member_that_holds_a_name_is_rewritten() -> None:
     engine = ScrubEngine()
     history = [{"role": "user", "content": f"Turn {i}: how much PTO carries over in CA? " * 3} for i in range(12)]
     history[5]["content"] = "Hi, I'm Maria Gonzalez. How much PTO carries over in CA?"
     # Hand-written spacing outside the member: the whole-string path would normalise all of it.
     text = '{"model" :  "gemini-2.5-flash",   "contents":[' + ",  ".join(json.dumps(m) for m in history) + "] }"
-    assert len(text) > plan_module._SPLICE_MIN_CHARS
+    assert len(text) > splice_module.SPLICE_MIN_CHARS
     out = engine.scrub_value(text, engine.new_context(), key="gcp.vertex.agent.llm_request")
     assert out == text.replace("Maria Gonzalez", "<PERSON_1>")
 

@@ -131,9 +131,7 @@ class OtlpJsonCodec(JsonCodec):
             return None
         name = span.get("name") or ""
         try:
-            trace_id = norm_id(_get(span, "traceId", "trace_id"), 16)
-            span_id = norm_id(_get(span, "spanId", "span_id"), 8)
-            parent_id = norm_id(_get(span, "parentSpanId", "parent_span_id"), 8)
+            trace_id, span_id, parent_id = _span_ids(span)
         except ValueError as error:
             note(skipped, where, f"span {name!r}: {error}")
             return None
@@ -219,13 +217,19 @@ class OtlpJsonCodec(JsonCodec):
 
 
 
+def _span_ids(span: dict) -> tuple[str | None, str | None, str | None]:
+    """(trace id, span id, parent id), normalised; ValueError for an id that is not one."""
+    return (norm_id(_get(span, "traceId", "trace_id"), 16), norm_id(_get(span, "spanId", "span_id"), 8),
+            norm_id(_get(span, "parentSpanId", "parent_span_id"), 8))
+
+
 def _has_ids(span: dict) -> bool:
-    try:  # the id checks of `_span`
-        norm_id(_get(span, "parentSpanId", "parent_span_id"), 8)
-        return (norm_id(_get(span, "traceId", "trace_id"), 16) is not None
-                and norm_id(_get(span, "spanId", "span_id"), 8) is not None)
+    """Whether `_span` accepts the span's ids (a trace and a span id, every id well-formed)."""
+    try:
+        trace_id, span_id, _ = _span_ids(span)
     except ValueError:
         return False
+    return trace_id is not None and span_id is not None
 
 
 def _span_slots(span: dict, path: Path) -> Iterator[tuple[StringSlot, Path]]:
