@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from promote.case_model import Case, ExpectedToolCall, NumericFigure, RetrievalChunk
-from promote.case_yaml import SCHEMA_HEADER, dump_tree, load_tree, merge_case, new_tree, write_tree
+from promote.case.model import Case, ExpectedToolCall, NumericFigure, RetrievalChunk
+from promote.case.yaml_io import SCHEMA_HEADER, dump_tree, load_tree, merge_case, new_tree, write_tree
 from promote.errors import PromoteError
 from tests.conftest import GOLDEN_CASES
 

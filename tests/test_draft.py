@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from promote.case_model import ScrubInfo
-from promote.case_pii import residual_scan_for_validate
-from promote.case_rules import figure_in_text
+from promote.case.model import ScrubInfo
+from promote.case.pii import residual_scan_for_validate
+from promote.case.rules import figure_in_text
 from promote.draft import DraftOptions, draft_case, write_draft
 from promote.draft.figures import figures_in_text
 from promote.draft.naming import title_from_input
 from promote.errors import PromoteError
 from promote.trace_model import ModelCall, ToolCall, Trace, Turn
-from promote.validate import validate_file
+from promote.case.validate import validate_file
 
 NOW = datetime(2026, 7, 2, 14, 3, 11, tzinfo=UTC)
 SCRUB = ScrubInfo(version="2.2.366", policy="default@sha256:" + "ab" * 32,

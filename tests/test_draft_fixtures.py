@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from promote.case_model import Case
-from promote.case_pii import residual_scan_for_validate
-from promote.case_rules import PLACEHOLDER_RE, figure_in_text
-from promote.case_yaml import load_tree
+from promote.case.model import Case
+from promote.case.pii import residual_scan_for_validate
+from promote.case.rules import PLACEHOLDER_RE, figure_in_text
+from promote.case.yaml_io import load_tree
 from promote.draft import DraftOptions, DraftResult, draft_all, draft_from_export, write_draft
 from promote.errors import PromoteError
 from promote.listing import list_traces
-from promote.validate import validate_file
+from promote.case.validate import validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = ROOT / "fixtures" / "traces"

@@ -5,13 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from promote.schema import SCHEMA_PATH, case_json_schema_text
+from promote.case.schema import SCHEMA_PATH, case_json_schema_text
 
 
 def test_committed_schema_matches_the_models() -> None:
     assert SCHEMA_PATH.read_text() == case_json_schema_text(), (
-        "schema/portable-v1.schema.json drifted from promote/case_model.py: "
-        "run `python -m promote.schema` and commit the result"
+        "schema/portable-v1.schema.json drifted from promote/case/model.py: "
+        "run `python -m promote.case.schema` and commit the result"
     )
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from promote.case_model import Case
-from promote.case_rules import case_rule_problems, figure_in_text
-from promote.validate import validate_paths
+from promote.case.model import Case
+from promote.case.rules import case_rule_problems, figure_in_text
+from promote.case.validate import validate_paths
 from tests.conftest import FIXTURES, GOLDEN_CASES, run_cli
 
 INVALID = FIXTURES / "cases" / "invalid"

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from promote.case_model import (
+from promote.case.model import (
     Case,
     ExpectedToolCall,
     ExpectedTools,
@@ -17,8 +17,9 @@ from promote.case_model import (
     SafetyRule,
     ScrubInfo,
 )
-from promote.case_rules import PLACEHOLDER_RE
-from promote.draft import citations, entities, figures, naming, provenance, repo
+from promote.case.rules import PLACEHOLDER_RE
+from promote.draft import citations, entities, figures, naming, provenance
+from promote.repo import eval_repo as repo
 from promote.errors import PromoteError
 from promote.trace_model import Trace, Turn
 

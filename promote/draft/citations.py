@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from promote.case_model import RetrievalChunk
+from promote.case.model import RetrievalChunk
 from promote.trace_model import ToolCall
 
 CITATION_RE = re.compile(r"[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)* §\d+(?:\.\d+)*")

@@ -15,9 +15,9 @@ from typing import Any
 from pydantic import ValidationError
 from ruamel.yaml.error import YAMLError
 
-from promote.case_model import Entity, Tenant
-from promote.case_rules import PLACEHOLDER_RE, UNRESOLVED_PREFIX
-from promote.case_yaml import yaml_factory
+from promote.case.model import Entity, Tenant
+from promote.case.rules import PLACEHOLDER_RE, UNRESOLVED_PREFIX
+from promote.case.yaml_io import yaml_factory
 from promote.errors import PromoteError
 from promote.trace_model import Turn
 

@@ -7,16 +7,16 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from promote.case_model import Case
-from promote.case_pii import residual_scan_for_validate
-from promote.case_yaml import SCHEMA_HEADER, dump_tree, new_tree, schema_header_for
+from promote.case.model import Case
+from promote.case.pii import residual_scan_for_validate
+from promote.case.yaml_io import SCHEMA_HEADER, dump_tree, new_tree, schema_header_for
 from promote.draft.builder import DraftOptions, DraftResult, draft_case
 from promote.draft.provenance import scrub_info
 from promote.errors import PromoteError
 from promote.fsutil import atomic_write_text
 from promote.scrub_trace import scrub_trace
 from promote.trace_model import Trace
-from promote.validate import field_path
+from promote.case.validate import field_path
 
 _FLOW_WIDTH = 88
 

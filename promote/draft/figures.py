@@ -11,12 +11,12 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from promote.case_model import FigureSource, NumericFigure
-from promote.case_rules import UNASSIGNED_ORACLE, figure_in_text
+from promote.case.model import FigureSource, NumericFigure
+from promote.case.rules import UNASSIGNED_ORACLE, figure_in_text
 from promote.draft.citations import CITATION_RE
 from promote.trace_model import ToolCall
 
-# Prose unit word → the case's unit (the spellings `promote.case_rules.figure_in_text` accepts).
+# Prose unit word → the case's unit (the spellings `promote.case.rules.figure_in_text` accepts).
 UNITS = {
     "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
     "day": "days", "days": "days",

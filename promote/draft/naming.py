@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from promote.case_rules import PLACEHOLDER_RE
+from promote.case.rules import PLACEHOLDER_RE
 from promote.trace_model import ToolCall
 
 TITLE_MAX = 72

@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from promote.case_model import Provenance, Review, ScrubInfo, TraceRef
+from promote.case.model import Provenance, Review, ScrubInfo, TraceRef
 from promote.errors import PromoteError
 from promote.trace_model import Trace, Turn
 

@@ -13,9 +13,9 @@ from typing import Any, Callable, Iterable, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 from ruamel.yaml.comments import CommentedMap
 
-from promote.case_model import ID_PATTERN, Case
-from promote.case_rules import case_rule_problems
-from promote.case_yaml import load_tree
+from promote.case.model import ID_PATTERN, Case
+from promote.case.rules import case_rule_problems
+from promote.case.yaml_io import load_tree
 from promote.errors import PromoteError, where
 
 ResidualScan = Callable[[CommentedMap], list[tuple[tuple[Any, ...], str]]]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from promote.case_model import Case
+from promote.case.model import Case
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "portable-v1.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schema" / "portable-v1.schema.json"
 
 
 def case_json_schema() -> dict:
@@ -21,7 +21,7 @@ def case_json_schema_text() -> str:
 
 
 def main() -> None:
-    """`python -m promote.schema` rewrites schema/portable-v1.schema.json."""
+    """`python -m promote.case.schema` rewrites schema/portable-v1.schema.json."""
     SCHEMA_PATH.write_text(case_json_schema_text(), encoding="utf-8")
     print(f"wrote {SCHEMA_PATH}")
 

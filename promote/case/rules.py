@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Literal
 
-from promote.case_model import Case
+from promote.case.model import Case
 
 Severity = Literal["error", "note"]
 RuleProblem = tuple[tuple[Any, ...], str, str, Severity]

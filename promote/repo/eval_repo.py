@@ -9,8 +9,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from promote.case_model import Case
-from promote.case_yaml import load_tree
+from promote.case.model import Case
+from promote.case.yaml_io import load_tree
 from promote.errors import PromoteError
 
 

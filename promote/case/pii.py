@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Iterator
 
-from promote.validate import field_path
+from promote.case.validate import field_path
 
 # Machine identifiers and labels, not prose: trace/span ids, hashes, versions, enum-like values.
 _NOT_SCANNED = {

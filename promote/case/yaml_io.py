@@ -19,7 +19,7 @@ from ruamel.yaml.error import CommentMark, MarkedYAMLError, YAMLError
 from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 from ruamel.yaml.tokens import CommentToken
 
-from promote.case_model import FORMAT, Case
+from promote.case.model import FORMAT, Case
 from promote.errors import PromoteError, where
 from promote.fsutil import atomic_write_text
 

@@ -19,7 +19,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from promote.validate import render_report, validate_paths
+    from promote.case.validate import render_report, validate_paths
 
     report = validate_paths(args.paths, residual_scan=_residual_scan(args))
     if args.json:
@@ -38,7 +38,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 def _residual_scan(args: argparse.Namespace):
     if getattr(args, "no_pii_scan", False):
         return None
-    from promote.case_pii import residual_scan_for_validate
+    from promote.case.pii import residual_scan_for_validate
 
     return residual_scan_for_validate
 
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--no-pii-scan", action="store_true", help="skip the residual-PII scan")
     validate.set_defaults(handler=_cmd_validate)
 
-    from promote.cli_commands import add_trace_commands
+    from promote.cli.trace_commands import add_trace_commands
 
     add_trace_commands(commands)
 
