@@ -8,7 +8,7 @@ error prints its type only, since its message could carry trace content.
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
 import os
 import sys
 from typing import Callable, Sequence
@@ -17,30 +17,14 @@ from promote.errors import PromoteError
 
 Handler = Callable[[argparse.Namespace], int]
 
-
-def _cmd_validate(args: argparse.Namespace) -> int:
-    from promote.case.validate import render_report, validate_paths
-
-    report = validate_paths(args.paths, residual_scan=_residual_scan(args))
-    if args.json:
-        print(json.dumps(report.model_dump(mode="json") | {"ok": report.ok}, indent=2, ensure_ascii=False))
-    else:
-        print(render_report(report))
-    for result in report.files:
-        for problem in result.problems:
-            if problem.rule == "bad-input":
-                print(f"{problem.where}: {problem.message}", file=sys.stderr)
-    if report.bad_input:
-        return 2
-    return 0 if report.ok else 1
-
-
-def _residual_scan(args: argparse.Namespace):
-    if getattr(args, "no_pii_scan", False):
-        return None
-    from promote.case.pii import residual_scan_for_validate
-
-    return residual_scan_for_validate
+# One module per subcommand under promote/cli/, each with `add_parser(commands)`; the order is --help's.
+COMMANDS = ("traces", "draft", "validate", "scrub", "tui", "pr", "compile", "check")
+NOT_YET = {
+    "tui": "the terminal UI",
+    "pr": "commit cases on a branch of the eval repo and open a PR",
+    "compile": "write each routed backend's artifact",
+    "check": "score agent traces against golden cases",
+}
 
 
 def _not_yet(name: str) -> Handler:
@@ -55,25 +39,17 @@ def build_parser() -> argparse.ArgumentParser:
         prog="promote", description="From production agent trace to scrubbed golden eval case."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    validate = commands.add_parser("validate", help="validate cases: schema, portable-v1 rules, residual PII")
-    validate.add_argument("paths", nargs="+", metavar="PATH", help="case files or folders (recursive *.yaml)")
-    validate.add_argument("--json", action="store_true", help="print the report as JSON")
-    validate.add_argument("--no-pii-scan", action="store_true", help="skip the residual-PII scan")
-    validate.set_defaults(handler=_cmd_validate)
-
-    from promote.cli.trace_commands import add_trace_commands
-
-    add_trace_commands(commands)
-
-    for name, text in (
-        ("tui", "the terminal UI (not yet available)"),
-        ("pr", "commit cases on a branch of the eval repo and open a PR (not yet available)"),
-        ("compile", "write each routed backend's artifact (not yet available)"),
-    ):
-        sub = commands.add_parser(name, help=text)
-        sub.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
-        sub.set_defaults(handler=_not_yet(name))
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"promote.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"promote.cli.{name}":
+                raise
+            sub = commands.add_parser(name, help=f"{NOT_YET[name]} (not yet available)")
+            sub.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
+            sub.set_defaults(handler=_not_yet(name))
+            continue
+        module.add_parser(commands)
     return parser
 
 

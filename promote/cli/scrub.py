@@ -1,0 +1,47 @@
+"""`promote scrub`: batch-scrub whole exports, keeping their format and compression."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from promote.errors import PromoteError
+from promote.cli.args import at_least
+
+
+def run(args: argparse.Namespace) -> int:
+    from promote.batch.progress import progress_bar
+    from promote.batch.run import ScrubOptions, print_summary, scrub_exports
+
+    chosen = {"workers": args.workers} if args.workers is not None else {}  # default: all cores (ScrubOptions)
+    options = ScrubOptions(
+        window=args.window, block_bytes=int(args.block_mb * (1 << 20)) or None, policy_path=args.policy, key_file=args.key_file, dask=args.dask,
+        resume=args.resume, strict=args.strict, **chosen,
+    )
+    with progress_bar(enabled=sys.stderr.isatty() and args.output != "-") as progress:
+        report = scrub_exports(args.inputs, args.output, options, progress=progress)
+    print_summary(report)
+    if args.report:
+        Path(args.report).write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n")
+    return 0
+
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    scrub = commands.add_parser("scrub", help="batch-scrub trace exports, keeping their format")
+    scrub.add_argument("inputs", nargs="+", metavar="INPUT", help="trace exports; - for stdin")
+    scrub.add_argument("-o", "--output", required=True, help="output file (one input), folder (several), or -")
+    scrub.add_argument("--workers", type=at_least(1, int), help="worker processes (default: all cores)")
+    scrub.add_argument("--window", type=at_least(1, int), default=1000,
+                       help="records per block at most; placeholders are consistent within a trace inside a block")
+    scrub.add_argument("--block-mb", type=at_least(0, float), default=1.0,
+                       help="MB of input per block (cut between traces where possible; default 1); 0: --window alone")
+    scrub.add_argument("--policy", type=Path, help="scrub policy file (default: the bundled policy)")
+    scrub.add_argument("--key-file", type=Path, help="HMAC key: placeholders stable across traces and runs")
+    scrub.add_argument("--report", help="write a JSON report (counts, never values)")
+    scrub.add_argument("--dask", metavar="SCHEDULER", help="run on a Dask cluster: an address, or 'local'")
+    scrub.add_argument("--resume", action="store_true", help="skip inputs an interrupted run already finished")
+    scrub.add_argument("--strict", action="store_true", help="stop at the first bad record")
+    scrub.set_defaults(handler=run)
