@@ -13,9 +13,13 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+import regex
 
 from scrubbers.analysis import BLOB, Analyzer, Detection, quiet_presidio_logs
 from scrubbers.context import PLACEHOLDER, ScrubContext
@@ -32,12 +36,22 @@ _PLAN_CACHE_CHARS = 1_000_000
 _FILLED_MAX = 10_000
 
 Item = tuple[ScrubContext, "str | None", Any]
+
+
+class Scrubbed(NamedTuple):
+    """What one scrub call gave: the scrubbed values, in order, and the counts of that call alone."""
+
+    values: list[Any]
+    report: ScrubReport
 Done = tuple["str | None", tuple[str, ...], int]
 """A leaf's result: its output (None: unchanged), the entity of each replacement, blobs redacted."""
 
 
 class ScrubEngine:
     """Scrubs strings, JSON values and span attributes under one policy; load once, reuse for every trace."""
+
+    redacted = REDACTED
+    """What a value nothing could be made of is written as."""
 
     def __init__(self, policy: LoadedPolicy | None = None, *, key: bytes | None = None, nlp_model: str | None = None):
         self.loaded_policy = policy if policy is not None else load_policy()
@@ -46,6 +60,9 @@ class ScrubEngine:
         quiet_presidio_logs()
         self.analyzer = Analyzer(self.policy, self.model_name)
         self.report = ScrubReport()
+        """Running totals of every call (each call also hands back its own counts: see `scrub_items`)."""
+        self._counts = self.report  # the current call's counts (see `_call`); the running report between calls
+        self._lock = threading.RLock()  # one call at a time: a UI worker and the UI may share an engine
         self.presidio_version = importlib.metadata.version("presidio-analyzer")
         self._key = key
         self._cache: OrderedDict[bytes, list[Detection]] = OrderedDict()
@@ -56,6 +73,9 @@ class ScrubEngine:
         self._safe = frozenset(self.policy.safe_attributes)
         self._safe_prefixes = tuple(self.policy.safe_attribute_prefixes)
         self._stopwords = frozenset(self.policy.name_part_stopwords)
+        structure = self.policy.structure
+        self._safe_value = regex.compile(structure.safe_values)
+        self._shapes = {field: regex.compile(structure.shapes[shape]) for field, shape in structure.fields.items()}
         exempt_parents = frozenset(normalise_key(k) for k in self.policy.key_hint_exempt_parents)
         self._builder = PlanBuilder(self.policy, self.analyzer, exempt_parents)
 
@@ -64,50 +84,76 @@ class ScrubEngine:
         return ScrubContext(key=self._key, name_part_stopwords=self._stopwords)
 
     # public API --------------------------------------------------------------------------------------
-    def scrub_text(self, text: str, ctx: ScrubContext, *, key: str | None = None) -> str:
-        """Scrub one string as prose (no JSON decoding); `key` is the JSON/attribute key it sat under."""
-        return self._apply(self._builder.prose(text, key), ctx, key)
+    @contextmanager
+    def _call(self, counts: ScrubReport | None) -> Iterator[ScrubReport]:
+        """One public call: its own counts, added to the running `report` (and to `counts`) at the end."""
+        with self._lock:
+            outer = self._counts
+            mine = self._counts = ScrubReport()
+            try:
+                yield mine
+            finally:
+                self._counts = outer  # the running report, or the counts of the call this one is part of
+                outer.merge(mine)
+                if counts is not None:
+                    counts.merge(mine)
 
-    def scrub_value(self, value: Any, ctx: ScrubContext, *, key: str | None = None) -> Any:
+    def scrub_text(self, text: str, ctx: ScrubContext, *, key: str | None = None,
+                   counts: ScrubReport | None = None) -> str:
+        """Scrub one string as prose (no JSON decoding); `key` is the JSON/attribute key it sat under.
+        `counts`, when given, receives what this call replaced."""
+        with self._call(counts):
+            return self._apply(self._builder.prose(text, key), ctx, key)
+
+    def scrub_value(self, value: Any, ctx: ScrubContext, *, key: str | None = None,
+                    counts: ScrubReport | None = None) -> Any:
         """Scrub any JSON-like value; strings holding JSON or a repr come back encoded the same way."""
-        return self._apply(self._plan(value, key), ctx, key)
+        with self._call(counts):
+            return self._apply(self._plan(value, key), ctx, key)
 
-    def scrub_attribute(self, key: str, value: Any, ctx: ScrubContext) -> Any:
+    def scrub_attribute(self, key: str, value: Any, ctx: ScrubContext, *, counts: ScrubReport | None = None) -> Any:
         """Scrub one span attribute: safe keys pass unchanged, everything else is scrubbed (fail safe)."""
-        if self.is_safe_attribute(key):
-            self.report.attributes_passed += 1
-            return value
-        return self.scrub_value(value, ctx, key=key)
+        with self._call(counts):
+            if self.is_safe_attribute(key) and (type(value) is not str or self._safe_value.fullmatch(value)):
+                self._counts.attributes_passed += 1
+                return value
+            return self._apply(self._plan(value, key), ctx, key)
 
     def scrub_many(self, items: Sequence[Item], *, learn: bool = False) -> list[Any]:
+        """`scrub_items(...).values`."""
+        return self.scrub_items(items, learn=learn).values
+
+    def scrub_items(self, items: Sequence[Item], *, learn: bool = False) -> Scrubbed:
         """`scrub_attribute` over many (context, key, value) items, with NER batched over unique texts.
 
         Same output as calling `scrub_attribute` item by item, in order (a None key scrubs the value).
         With `learn`, every value the items hold under a personal key or the analyzer finds in them is
         first remembered in its item's context, so a value is also caught where it comes *before* the
         string it was found in (a root span's output listed before the user message naming the person).
+        Returns the values and this call's counts.
         """
-        plans = self._plans_of(items)
-        self._analyze(plans)
-        try:
-            for plan in plans:
-                if plan is not None and plan.dirty is None:
-                    self._dirty(plan)
-            if learn:
-                for (ctx, _, _), plan in zip(items, plans):
-                    if plan is not None:
-                        self._remember(plan, ctx, detections=True)
-            scrubbed = []
-            for (ctx, key, value), plan in zip(items, plans):
-                if plan is None:
-                    self.report.attributes_passed += 1
-                    scrubbed.append(value)
-                else:
-                    scrubbed.append(self._apply(plan, ctx, key))
-            return scrubbed
-        finally:
-            self._fresh.clear()
-            self._filled.clear()
+        with self._call(None) as counts:
+            plans = self._plans_of(items)
+            self._analyze(plans)
+            try:
+                for plan in plans:
+                    if plan is not None and plan.dirty is None:
+                        self._dirty(plan)
+                if learn:
+                    for (ctx, _, _), plan in zip(items, plans):
+                        if plan is not None:
+                            self._remember(plan, ctx, detections=True)
+                scrubbed = []
+                for (ctx, key, value), plan in zip(items, plans):
+                    if plan is None:
+                        self._counts.attributes_passed += 1
+                        scrubbed.append(value)
+                    else:
+                        scrubbed.append(self._apply(plan, ctx, key))
+                return Scrubbed(scrubbed, counts)
+            finally:
+                self._fresh.clear()
+                self._filled.clear()
 
     def harvest(self, items: Sequence[Item]) -> None:
         """Remember the values under personal keys (no NER, no output) in each item's context.
@@ -115,9 +161,16 @@ class ScrubEngine:
         The batch scrubber runs this over a whole export so that a trace split over several blocks
         knows, in every block, the names and ids its other blocks hold under `name`, `email`, ...
         """
-        for (ctx, _, _), plan in zip(items, self._plans_of(items)):
-            if plan is not None:
-                self._remember(plan, ctx, detections=False)
+        with self._call(None):
+            for (ctx, _, _), plan in zip(items, self._plans_of(items)):
+                if plan is not None:
+                    self._remember(plan, ctx, detections=False)
+
+    def is_structure(self, field: str, value: Any) -> bool:
+        """True when the record field `field` is on the policy's structural allow list and `value` has
+        its shape (an id, a time, a kind): such a value is written as it is."""
+        shape = self._shapes.get(field)
+        return shape is not None and shape.fullmatch(value if type(value) is str else str(value)) is not None
 
     def is_safe_attribute(self, key: str) -> bool:
         """True when the policy lists the attribute as never personal."""
@@ -125,7 +178,11 @@ class ScrubEngine:
 
     # plans ---------------------------------------------------------------------------------------------
     def _plans_of(self, items: Sequence[Item]) -> list[Plan | None]:
-        return [None if key is not None and self.is_safe_attribute(key) else self._plan(value, key)
+        key_hint, safe_value = self.analyzer.key_hint, self._safe_value.fullmatch
+        return [None if (key is not None and self.is_safe_attribute(key)
+                         and (type(value) is not str or safe_value(value) is not None))
+                or (type(value) in (int, float) and key_hint(key) is None)  # a number no key makes personal
+                else self._plan(value, key)
                 for _, key, value in items]
 
     def _plan(self, value: Any, key: str | None) -> Plan:
@@ -159,8 +216,8 @@ class ScrubEngine:
                     ctx.remember(found.entity, masked[found.start : found.end], detected=True)
 
     def _apply(self, plan: Plan, ctx: ScrubContext, label: str | None) -> Any:
-        self.report.strings += len(plan.leaves) + plan.nested
-        self.report.json_strings += plan.nested
+        self._counts.strings += len(plan.leaves) + plan.nested
+        self._counts.json_strings += plan.nested
         dirty = plan.dirty if plan.dirty is not None else self._dirty(plan)
         if not dirty and plan.source is not None and not ctx.might_match(plan.words):
             # System prompts, tool schemas, history without personal data: shared by every trace and
@@ -209,12 +266,12 @@ class ScrubEngine:
         return plan.dirty
 
     def _encode_failed(self) -> str:
-        self.report.redacted_on_error += 1
+        self._counts.redacted_on_error += 1
         return REDACTED
 
     # one leaf ------------------------------------------------------------------------------------------
     def _leaf(self, leaf: Leaf, ctx: ScrubContext, label: str | None) -> str:
-        report = self.report
+        report = self._counts
         if leaf.fixed_unicode:
             report.invalid_unicode += 1
         if leaf.kind == CONST:
@@ -254,7 +311,7 @@ class ScrubEngine:
         """Prose: what the analyzer and the trace's known values find in it; None when analysis failed."""
         masked = leaf.masked
         if len(masked) > self.policy.ner_max_chars:
-            self.report.ner_skipped += 1
+            self._counts.ner_skipped += 1
         found = self.detections(masked) if masked.strip() else []
         if found is None:
             return None
@@ -346,7 +403,7 @@ class ScrubEngine:
         return found
 
     def _store(self, text: str, found: list[Detection]) -> None:
-        self.report.unique_strings += 1
+        self._counts.unique_strings += 1
         if self.policy.cache_size:
             self._cache[self._cache_key(text)] = found
             while len(self._cache) > self.policy.cache_size:
