@@ -134,3 +134,31 @@ def test_the_ragas_script_joins_runs_into_samples_every_metric_can_score(compile
         fields = module.metric_fields(getattr(ragas_metrics, metric["class"]))
         assert fields and all(getattr(sample, field) for field in fields), (metric["class"], fields)
     assert module.build_dataset(config, rows, {})[2] == ["hr.policy_carryover_004"]
+
+
+def test_a_dataset_mixing_orders_is_split_per_match_type(tmp_path: Path) -> None:
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / HERO.name).write_text(
+        HERO.read_text(encoding="utf-8").replace('as_of: "2026-06-29"', "as_of: 2026-06-29"), "utf-8")
+    wfm = (GOLDEN_CASES / "wfm.accrual_balance_007.yaml").read_text(encoding="utf-8")
+    wfm = wfm.replace("order: in_order", "order: any_order").replace(
+        "datasets: [wfm-accruals-golden]", "datasets: [hr-policy-carryover-golden]")
+    (cases / "wfm.accrual_balance_007.yaml").write_text(wfm, encoding="utf-8")
+    report = compile_paths([cases], tmp_path / "out", targets=["adk"])
+    folders = sorted(path.name for path in (tmp_path / "out" / "adk").iterdir())
+    assert folders == ["hr_policy_carryover_golden_any_order", "hr_policy_carryover_golden_in_order"]
+    for folder, match_type, case_id in (
+        (folders[0], ToolTrajectoryCriterion.MatchType.ANY_ORDER, "wfm.accrual_balance_007"),
+        (folders[1], ToolTrajectoryCriterion.MatchType.IN_ORDER, "hr.policy_carryover_004"),
+    ):
+        path = tmp_path / "out" / "adk" / folder
+        config = EvalConfig.model_validate_json((path / "test_config.json").read_text("utf-8"))
+        assert _trajectory_evaluator(config)._match_type == match_type
+        eval_set = EvalSet.model_validate_json((path / f"{folder}.evalset.json").read_text("utf-8"))
+        assert [case.eval_id for case in eval_set.eval_cases] == [case_id]
+    hero = EvalSet.model_validate_json(
+        (tmp_path / "out" / "adk" / folders[1] / f"{folders[1]}.evalset.json").read_text("utf-8"))
+    assert hero.eval_cases[0].session_input.state == {"as_of": "2026-06-29"}  # a YAML date, as JSON text
+    assert sorted(w.case_id for w in report.warnings if w.field == "expected_tools.order") == [
+        "hr.policy_carryover_004", "wfm.accrual_balance_007"]

@@ -14,6 +14,8 @@ from io import StringIO
 from pathlib import Path
 from typing import Any
 
+from pydantic_core import to_jsonable_python
+
 from promote.case.model import Case, Entity
 from promote.case.yaml_io import yaml_factory
 
@@ -97,9 +99,12 @@ def resolve_entities(case: Case, catalog: list[Entity]) -> tuple[ResolvedEntity,
     return tuple(resolved)
 
 
-def json_text(data: Any) -> str:
-    """JSON as every artifact writes it: indent 2, UTF-8 unescaped, one trailing newline."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+def json_text(data: Any, *, indent: int | None = 2) -> str:
+    """JSON as every artifact writes it: indent 2 (or one line), UTF-8 unescaped, one trailing newline.
+
+    Values a YAML case may hold that JSON has no type for (a date in `params`) are written as JSON text.
+    """
+    return json.dumps(to_jsonable_python(data), indent=indent, ensure_ascii=False) + "\n"
 
 
 def yaml_text(data: Any, header: str) -> str:

@@ -10,7 +10,6 @@ thresholds. `ragas_config.json` lists the cases in row order, the metrics, thres
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from typing import Any
 
@@ -42,7 +41,7 @@ def compile_ragas(units: list[CompileUnit], policy: SuitePolicy) -> TargetOutput
         set_name = slug(dataset)
         folder = f"ragas/{set_name}"
         ids = tuple(unit.case.id for unit in members)
-        rows = "".join(json.dumps(_sample(unit), ensure_ascii=False) + "\n" for unit in members)
+        rows = "".join(json_text(_sample(unit), indent=None) for unit in members)
         config = {
             "dataset": dataset,
             "pack": policy.pack_of(NAME),
