@@ -247,7 +247,7 @@ def test_an_interrupted_run_leaves_no_worktree_branch_or_lock(tmp_path, monkeypa
     assert started.exists(), run.communicate()[1]
     run.send_signal(signal.SIGTERM)
     _, stderr = run.communicate(timeout=30)
-    assert run.returncode == 130 and "interrupted" in stderr and "Traceback" not in stderr
+    assert run.returncode == 143 and "terminated" in stderr and "Traceback" not in stderr
     assert_nothing_left(repo, before)
     assert list(temp.iterdir()) == []
 

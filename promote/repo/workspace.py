@@ -36,8 +36,10 @@ class Interrupted(KeyboardInterrupt):
 @contextmanager
 def interrupts_unwind() -> Iterator[None]:
     """Inside the block, SIGTERM unwinds the stack like SIGINT does (main thread only: a UI worker
-    thread cannot install handlers, and its app owns the signals)."""
-    if threading.current_thread() is not threading.main_thread():
+    thread cannot install handlers, and its app owns the signals). A handler the program already has
+    (the command line's) is kept."""
+    on_main = threading.current_thread() is threading.main_thread()
+    if not on_main or callable(signal.getsignal(signal.SIGTERM)):
         yield
         return
 
