@@ -263,3 +263,19 @@ def test_cli_prints_the_pr_text_when_it_cannot_open_it(tmp_path, monkeypatch) ->
     assert f"open the PR at: {url}" in done.stdout and "--- PR body ---" in done.stdout
     assert "Trace-Id: 6ba1f49a4e0b98a257a16cb62edefd94" in done.stdout
     assert GITHUB_URL not in done.stdout
+
+
+def test_cli_dry_run_and_refusal_in_process(tmp_path, monkeypatch, capsys) -> None:
+    from promote.cli.main import main
+
+    repo = make_eval_repo(tmp_path, monkeypatch)
+    before = repo.state()
+    assert main(["pr", str(DRAFT), "--repo", str(repo.root), "--open", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert f"Would commit on {BRANCH} (from main):\n  {TARGET}" in out and "--- PR body ---" in out
+    invalid = ROOT / "fixtures/cases/invalid/wfm.residual_pii_001.yaml"
+    assert main(["pr", str(invalid), str(DRAFT), str(DRAFT), "--repo", str(repo.root)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("promote pr: refused, nothing committed: ") and "[residual-pii]" in err
+    assert "[unique-id]" in err and len(err.splitlines()) >= 3
+    assert_nothing_left(repo, before)

@@ -21,7 +21,7 @@ from promote.errors import PromoteError
 from promote.repo import case_access, forge, pr_compile
 from promote.repo.git import Git, GitError
 from promote.repo.pr_body import CaseForReview, pr_body, pr_title
-from promote.repo.pr_gates import PlannedCase, plan_cases, read_sources, scrubbed_by
+from promote.repo.pr_gates import PlannedCase, plan_cases, read_sources, scrubbed_by, significant
 from promote.repo.workspace import RunLock, Workspace, interrupts_unwind
 
 REMOTE = "origin"
@@ -202,7 +202,7 @@ def _refuse_known_values(worktree: Git, result: PrResult, known_values: Sequence
         return
     staged = worktree.out("diff", "--cached", "--no-color")
     text = "\n".join((result.title, result.body, result.commit_message, staged))
-    if any(value and value in text for value in known_values):
+    if any(value in text for value in significant(known_values)):
         raise PromoteError("refused, nothing committed: the PR text would hold a value of the source trace",
                            hint="scrub the case and run again")
 
