@@ -279,3 +279,14 @@ def test_cli_dry_run_and_refusal_in_process(tmp_path, monkeypatch, capsys) -> No
     assert err.startswith("promote pr: refused, nothing committed: ") and "[residual-pii]" in err
     assert "[unique-id]" in err and len(err.splitlines()) >= 3
     assert_nothing_left(repo, before)
+
+
+def test_a_hook_that_refuses_the_commit_leaves_nothing(tmp_path, monkeypatch) -> None:
+    repo = make_eval_repo(tmp_path, monkeypatch)
+    hook = repo.root / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho 'error: cases must be reviewed by the HR guild' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    before = repo.state()
+    with pytest.raises(PromoteError, match="git commit failed: cases must be reviewed by the HR guild"):
+        open_pull_request([DRAFT], repo.root, OPEN)
+    assert_nothing_left(repo, before)

@@ -98,12 +98,13 @@ def open_pull_request(
         try:
             lock.acquire()
             base_commit = _base_commit(repo, options.base)
-            planned_branch = options.branch  # checked once the ids are known
+            if options.branch:
+                _refuse_taken_branch(repo, options.branch)
             worktree = workspace.open(base_commit)
             plan = plan_cases(sources, worktree.cwd, known_values=options.known_values)
             cases_dir = case_access.cases_dir(worktree.cwd)
             todos = [todo for todo in [pr_compile.check_base(worktree.cwd, cases_dir)] if todo]
-            branch = planned_branch or default_branch(plan)
+            branch = options.branch or default_branch(plan)
             _refuse_taken_branch(repo, branch)
             if not options.dry_run:
                 workspace.create_branch(branch)
@@ -229,7 +230,8 @@ def _commit_staged(worktree: Git, message: str) -> str:
     message_file = worktree.git_path("PROMOTE_PR_MSG")
     message_file.write_text(message, encoding="utf-8")
     try:
-        worktree.run("commit", "--quiet", "--file", str(message_file))
+        worktree.run("commit", "--quiet", "--file", str(message_file),
+                     hint="nothing was kept; if a hook of the eval repo refused the commit, that is why")
     finally:
         message_file.unlink(missing_ok=True)
     head = worktree.head()
