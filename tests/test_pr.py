@@ -290,3 +290,31 @@ def test_a_hook_that_refuses_the_commit_leaves_nothing(tmp_path, monkeypatch) ->
     with pytest.raises(PromoteError, match="git commit failed: cases must be reviewed by the HR guild"):
         open_pull_request([DRAFT], repo.root, OPEN)
     assert_nothing_left(repo, before)
+
+
+def test_compiled_artifacts_are_regenerated_and_committed_with_the_case(tmp_path, monkeypatch) -> None:
+    from promote.compile.run import compile_paths
+
+    repo = make_eval_repo(tmp_path, monkeypatch, compiled=True)
+    assert git(repo.root, "ls-files", "evals/compiled")  # the repo keeps them
+    case = GOLDEN / "hr.policy_carryover_004.yaml"  # a valid case: drafts are not compiled
+    result = open_pull_request([case], repo.root, PrOptions(push=True))
+    artifacts = [path for path in result.files if path.startswith("evals/compiled/")]
+    assert "evals/cases/hr.policy_carryover_004.yaml" in result.files and len(artifacts) >= 4
+    assert sorted(result.files) == sorted(["evals/cases/hr.policy_carryover_004.yaml", *artifacts])
+    assert all(f"`{path}`" in result.body for path in artifacts)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", "--branch", result.branch, str(repo.origin), str(clone))
+    report = compile_paths([clone / "evals" / "cases"], clone / "evals" / "compiled", check=True)
+    assert report.lines and not report.stale  # `promote compile --check` passes on the branch
+
+
+def test_a_base_whose_artifacts_are_stale_is_refused(tmp_path, monkeypatch) -> None:
+    repo = make_eval_repo(tmp_path, monkeypatch, compiled=True)
+    stale = sorted(path for path in (repo.root / "evals" / "compiled").rglob("*") if path.is_file())[0]
+    stale.write_text(stale.read_text() + "\n")
+    git(repo.root, "commit", "--quiet", "-am", "hand edit of a compiled artifact")
+    before = repo.state()
+    with pytest.raises(PromoteError, match="artifacts are out of sync on the base branch: evals/compiled/"):
+        open_pull_request([GOLDEN / "hr.policy_carryover_004.yaml"], repo.root, PrOptions(push=True))
+    assert repo.state() == before and repo.branches() == ["main"] and repo.origin_branches() == ["main"]

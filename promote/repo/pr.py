@@ -103,13 +103,13 @@ def open_pull_request(
             worktree = workspace.open(base_commit)
             plan = plan_cases(sources, worktree.cwd, known_values=options.known_values)
             cases_dir = case_access.cases_dir(worktree.cwd)
-            todos = [todo for todo in [pr_compile.check_base(worktree.cwd, cases_dir)] if todo]
+            pr_compile.check_base(worktree.cwd, cases_dir)
             branch = options.branch or default_branch(plan)
             _refuse_taken_branch(repo, branch)
             if not options.dry_run:
                 workspace.create_branch(branch)
             files = _stage(worktree, plan, cases_dir)
-            result = _describe(plan, branch, options, files, todos, repo.cwd)
+            result = _describe(plan, branch, options, files, repo.cwd)
             _refuse_known_values(worktree, result, options.known_values)
             if options.dry_run:
                 return result
@@ -160,13 +160,13 @@ def _refuse_taken_branch(repo: Git, branch: str) -> None:
 
 
 def _describe(
-    plan: Sequence[PlannedCase], branch: str, options: PrOptions, files: list[str], todos: list[str],
-    root: Path,
+    plan: Sequence[PlannedCase], branch: str, options: PrOptions, files: list[str], root: Path
 ) -> PrResult:
     reviewed = [CaseForReview(item.case, item.target.as_posix(), item.edit_of, item.notes) for item in plan]
     title = pr_title(reviewed)
+    targets = {item.target.as_posix() for item in plan}
     return PrResult(branch=branch, base=options.base, files=files,
-                    title=title, body=pr_body(reviewed, extra_todos=todos),
+                    title=title, body=pr_body(reviewed, artifacts=[f for f in files if f not in targets]),
                     commit_message=commit_message(plan, title, root), dry_run=options.dry_run)
 
 
