@@ -71,7 +71,8 @@ class ConsoleCodec(JsonCodec):
             start_ns=start_ns,
             end_ns=iso_to_ns(doc.get("end_time")) or start_ns,  # an unended span printed at start
             status_code=status_code if status_code in ("OK", "ERROR") else "UNSET",
-            status_message=status.get("description") or None,
+            # Monocle's `serialize_span` renames the SDK's `description` to OTLP's `message`.
+            status_message=status.get("description") or status.get("message") or None,
             attributes=_plain(doc.get("attributes")),
             events=[
                 {"name": str(event.get("name") or ""), "time_ns": iso_to_ns(event.get("timestamp")),
@@ -133,9 +134,10 @@ def _object_slots(obj: Any, path: Path, owner: tuple, fields: dict[str, str | No
                 if member == "status_code" and isinstance(item, str):
                     yield StringSlot(*owner, None, item, field="status_code"), (*here, member)
                 else:
-                    yield from json_slots(item, "status.message" if member == "description" else member,
+                    message = member in ("description", "message")
+                    yield from json_slots(item, "status.message" if message else member,
                                           (*here, member), (*owner[:3], "status"))
-                    if member != "description":
+                    if not message:
                         yield StringSlot(*owner, None, member, field="key", form="key"), (*here, member)
         elif role == "text" or role == "unknown":
             yield from json_slots(value, None if role == "text" else name, here, owner)
