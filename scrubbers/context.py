@@ -15,8 +15,9 @@ from typing import NamedTuple
 import regex
 
 PERSON = "PERSON"
-PLACEHOLDER = regex.compile(r"<[A-Z][A-Z_]*?_(?:\d+|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
-"""Text this engine writes; never personal, never re-scrubbed."""
+PLACEHOLDER = regex.compile(r"<[A-Z][A-Z_]*?_(?:\d{1,5}|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
+"""Text this engine writes; never personal, never re-scrubbed. A trace never needs more than five
+digits of numbering: `<SSN_512447723>` is a value dressed up as a placeholder, not one of ours."""
 
 _DIGIT_ENTITIES = {"PHONE_NUMBER", "US_SSN", "CREDIT_CARD", "US_BANK_NUMBER", "ABA_ROUTING_NUMBER"}
 _TITLES = regex.compile(r"^(?:mr|mrs|ms|miss|mx|dr|prof)\.?\s+", regex.IGNORECASE)

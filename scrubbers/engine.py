@@ -23,11 +23,13 @@ import regex
 
 from scrubbers.analysis import BLOB, Analyzer, Detection, quiet_presidio_logs
 from scrubbers.context import PLACEHOLDER, ScrubContext
+from scrubbers.disguise import view_of
 from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder, fill
 from scrubbers.policy import LoadedPolicy, load_policy
 from scrubbers.report import ScrubReport
 from scrubbers.structure import normalise_key
 
+_WORD = regex.compile(r"\w+")
 _KNOWN_SCORE = 0.88  # above NER (0.85), below strong patterns: a typed match names the entity
 # Plans of strings up to this size are cached across calls (system prompts, tool schemas, repeated
 # history); the budget bounds the cache by the characters it holds, so memory stays flat.
@@ -211,9 +213,10 @@ class ScrubEngine:
                 ctx.remember(leaf.entity or "", leaf.text)
             elif detections and leaf.kind == PROSE and leaf.text not in ctx.learned and leaf.masked.strip():
                 ctx.learned.add(leaf.text)
-                masked = leaf.masked
-                for found in self.detections(masked) or []:
-                    ctx.remember(found.entity, masked[found.start : found.end], detected=True)
+                view = leaf.view
+                for text in (view.text, *(decoded.text for decoded in view.decoded)):
+                    for found in self.detections(text) or []:
+                        ctx.remember(found.entity, text[found.start : found.end], detected=True)
 
     def _apply(self, plan: Plan, ctx: ScrubContext, label: str | None) -> Any:
         self._counts.strings += len(plan.leaves) + plan.nested
@@ -261,7 +264,8 @@ class ScrubEngine:
         plan.dirty = [
             index for index, leaf in enumerate(plan.leaves)
             if leaf.kind != PROSE or leaf.fixed_unicode or leaf.blobs or len(leaf.masked) > limit
-            or (leaf.masked.strip() and self.detections(leaf.masked) != [])
+            or (leaf.masked.strip() and self.detections(leaf.view.text) != [])
+            or any(self.detections(decoded.text) != [] for decoded in leaf.view.decoded)
         ]
         return plan.dirty
 
@@ -308,19 +312,39 @@ class ScrubEngine:
         return token, (entity,), 0
 
     def _prose(self, leaf: Leaf, ctx: ScrubContext) -> Done | None:
-        """Prose: what the analyzer and the trace's known values find in it; None when analysis failed."""
-        masked = leaf.masked
+        """Prose: what the analyzer and the trace's known values find in it, read through its disguises
+        (`scrubbers.disguise`) and replaced in the original; None when analysis failed."""
+        masked, view = leaf.masked, leaf.view
         if len(masked) > self.policy.ner_max_chars:
             self._counts.ner_skipped += 1
-        found = self.detections(masked) if masked.strip() else []
+        found = self.detections(view.text) if view.text.strip() else []
         if found is None:
             return None
-        known = [Detection(s, e, entity, _KNOWN_SCORE) for s, e, entity in ctx.known_matches(masked, leaf.words)]
-        output, entities, blobs = self._replace(leaf.text, leaf.blobs + found + known, ctx)
+        known = ctx.known_matches(view.text, leaf.words)
+        if view.begin is not None:  # detected in the view: replaced where it sits in the original
+            found = [Detection(*view.span(d.start, d.end), d.entity, d.score) for d in found]
+            known = [(*view.span(start, end), entity) for start, end, entity in known]
+        found += [Detection(start, end, entity, _KNOWN_SCORE) for start, end, entity in known]
+        surfaces: dict[tuple[int, int], str] = {}
+        for decoded in view.decoded:  # base64 of text: scanned decoded, redacted whole on a hit
+            hits = self.detections(decoded.text)
+            if hits is None:
+                return None
+            hits = hits + [Detection(start, end, entity, _KNOWN_SCORE) for start, end, entity
+                           in ctx.known_matches(decoded.text, frozenset(_words(decoded.text)))]
+            if hits:
+                best = max(hits, key=_rank)
+                found.append(Detection(decoded.start, decoded.end, best.entity, best.score))
+                surfaces[(decoded.start, decoded.end)] = decoded.text[best.start : best.end]
+        output, entities, blobs = self._replace(leaf.text, leaf.blobs + found, ctx, surfaces)
         return None if output is leaf.text else output, entities, blobs
 
-    def _replace(self, text: str, found: list[Detection], ctx: ScrubContext) -> tuple[str, tuple[str, ...], int]:
-        """(output, entity of each replacement, blobs redacted): overlapping detections merge, the best names it."""
+    def _replace(self, text: str, found: list[Detection], ctx: ScrubContext,
+                 surfaces: dict[tuple[int, int], str] | None = None) -> tuple[str, tuple[str, ...], int]:
+        """(output, entity of each replacement, blobs redacted): overlapping detections merge, the best names it.
+
+        A replaced value is known by what it says (its disguises taken off, or what its base64 decodes
+        to, from `surfaces`), so a disguised copy gets the placeholder of the plain one."""
         if not found:
             return text, (), 0
         groups: list[list[Any]] = []  # [start, end, best detection]
@@ -338,7 +362,7 @@ class ScrubEngine:
                 token = "<BLOB>"
                 blobs += 1
             else:
-                surface = text[start:end]
+                surface = (surfaces or {}).get((start, end)) or view_of(text[start:end]).text
                 token = ctx.placeholder(best.entity, surface)
                 ctx.remember(best.entity, surface, detected=best.score != _KNOWN_SCORE)
                 entities.append(best.entity)
@@ -354,9 +378,11 @@ class ScrubEngine:
         for plan in plans:
             for leaf in _unsettled(plan) if plan is not None else ():
                 if leaf.kind == PROSE and leaf.text not in self._fresh:
-                    masked = leaf.masked
-                    if masked.strip() and masked not in texts:
-                        texts[masked] = None
+                    view = leaf.view
+                    if view.text.strip() and view.text not in texts:
+                        texts[view.text] = None
+                    for decoded in view.decoded:
+                        texts[decoded.text] = None
         todo = []
         for text in texts:
             cached = self._cached(text)
@@ -420,6 +446,10 @@ def _unsettled(plan: Plan) -> Iterator[Leaf]:
             yield from _unsettled(part)
     else:
         yield from plan.leaves
+
+
+def _words(text: str) -> Iterator[str]:
+    return (word.casefold() for word in _WORD.findall(text))
 
 
 def _rank(d: Detection) -> tuple[bool, float, int]:

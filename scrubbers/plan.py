@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import regex
 
+from scrubbers.disguise import View, view_of
 from scrubbers.splice import Member, Spliced, SplicingBuilder
 from scrubbers.structure import SCHEMA_LABELS, Encoder, decode, is_schema, normalise_key
 
@@ -39,7 +40,7 @@ class Leaf:
     """One string leaf: replaced whole (a value under a personal key), analysed as prose, or a constant."""
 
     __slots__ = ("kind", "text", "entity", "numeric", "fixed_unicode", "counter", "_analyzer", "_masked",
-                 "_blobs", "_words")
+                 "_blobs", "_words", "_view")
 
     def __init__(self, kind: int, text: str, analyzer: Analyzer, *, entity: str | None = None,
                  numeric: bool = False, fixed_unicode: bool = False, counter: str | None = None):
@@ -51,6 +52,14 @@ class Leaf:
         self._masked: str | None = None
         self._blobs: list[Detection] = []
         self._words: frozenset[str] | None = None
+        self._view: View | None = None
+
+    @property
+    def view(self) -> View:
+        """The masked text with its disguises taken off (`scrubbers.disguise`): what detection reads."""
+        if self._view is None:
+            self._view = view_of(self.masked)
+        return self._view
 
     @property
     def masked(self) -> str:
@@ -73,7 +82,9 @@ class Leaf:
     def words(self) -> frozenset[str]:
         """Case-folded word tokens of the masked text: a known value can only occur where its first word does."""
         if self._words is None:
-            self._words = frozenset(word.casefold() for word in _WORD.findall(self.masked))
+            view = self.view
+            texts = [view.text, *(decoded.text for decoded in view.decoded)]
+            self._words = frozenset(word.casefold() for text in texts for word in _WORD.findall(text))
         return self._words
 
 
