@@ -2,7 +2,7 @@
 
 Nothing downstream of the ingester knows which format or producer a span came from. `Span` is the
 format-neutral span; `Trace`, `Turn`, `ToolCall` and `ModelCall` are the rebuilt agent turns that
-`promote traces --json` prints (see shared/spec/cli.md) and that `promote draft` builds cases from.
+`promote traces --json` prints (see docs/cli.md) and that `promote draft` builds cases from.
 """
 
 from __future__ import annotations

@@ -12,8 +12,16 @@ from promote.cli.args import at_least
 
 
 def run(args: argparse.Namespace) -> int:
+    from promote.batch.output import plan_outputs
     from promote.batch.progress import progress_bar
     from promote.batch.run import ScrubOptions, print_summary, scrub_exports
+
+    if not args.force and not args.resume:
+        existing = [str(target) for _, target in plan_outputs(args.inputs, args.output)
+                    if target != "-" and Path(target).exists()]
+        if existing:
+            raise PromoteError("the output is already there", where=existing[0],
+                               hint="pass --force to replace it, or choose another -o")
 
     chosen = {"workers": args.workers} if args.workers is not None else {}  # default: all cores (ScrubOptions)
     options = ScrubOptions(
@@ -30,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
-    scrub = commands.add_parser("scrub", help="batch-scrub trace exports, keeping their format")
+    scrub = commands.add_parser("scrub", help="batch-scrub trace exports, keeping their format",
+                                description="Batch-scrub trace exports, keeping their format (docs/cli.md, "
+                                            "docs/scrub-policy.md).")
     scrub.add_argument("inputs", nargs="+", metavar="INPUT", help="trace exports; - for stdin")
     scrub.add_argument("-o", "--output", required=True, help="output file (one input), folder (several), or -")
     scrub.add_argument("--workers", type=at_least(1, int), help="worker processes (default: all cores)")
@@ -44,4 +54,5 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     scrub.add_argument("--dask", metavar="SCHEDULER", help="run on a Dask cluster: an address, or 'local'")
     scrub.add_argument("--resume", action="store_true", help="skip inputs an interrupted run already finished")
     scrub.add_argument("--strict", action="store_true", help="stop at the first bad record")
+    scrub.add_argument("--force", action="store_true", help="replace an output that is already there")
     scrub.set_defaults(handler=run)
