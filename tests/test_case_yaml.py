@@ -131,7 +131,7 @@ def test_failed_write_leaves_the_old_file_intact(tmp_path: Path, monkeypatch: py
         raise OSError("disk full")
 
     monkeypatch.setattr(fsutil.os, "replace", broken_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(PromoteError, match="cannot write"):
         save_case(Case(id="hr.x_001", title="t", input="i"), path, overwrite=True, residual_scan=None)
     assert path.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["hr.x_001.yaml"]

@@ -16,6 +16,7 @@ from pydantic import Field, GetJsonSchemaHandler, model_serializer, model_valida
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
+from promote.case.checks import ReplyChecks, ToolResultCheck
 from promote.models import EditableModel as _Model
 
 FORMAT = "portable-v1"
@@ -362,6 +363,12 @@ class Case(_Model):
     """Safety constraints."""
     budgets: Budgets | None = None
     """Cost limits of one run (tool calls, model calls, tokens, time)."""
+    reply: ReplyChecks | None = None
+    """Deterministic checks on the reply (contains, matches, lacks, not_matches, cards, Luhn numbers)."""
+    tool_results: list[ToolResultCheck] = Field(default_factory=list)
+    """Texts the results of named tools must contain."""
+    forbidden_tools: list[str] = Field(default_factory=list)
+    """Tools the agent must not call."""
     kind: list[Kind] = Field(default_factory=list)
     """Which grader packs apply."""
     datasets: list[str] = Field(default_factory=list)

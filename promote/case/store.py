@@ -10,7 +10,6 @@ a new one gets the umask's). `render_case` returns exactly the text `save_case` 
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -194,14 +193,8 @@ def _strings(node: Any, location: tuple[Any, ...] = ()) -> Iterable[tuple[tuple[
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    """Temp file + rename; an existing file keeps its permission bits, a new one gets the umask's."""
-    if path.exists():
-        mode = path.stat().st_mode & 0o777
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    atomic_write_text(path, text, mode=mode)
+    """Temp file + rename (`promote.fsutil`): an existing file keeps its mode, a new one gets the umask's."""
+    atomic_write_text(path, text)
 
 
 def _compact(node: Any, top: bool = True) -> None:

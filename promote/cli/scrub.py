@@ -12,13 +12,15 @@ from promote.cli.args import at_least
 
 
 def run(args: argparse.Namespace) -> int:
-    from promote.batch.output import plan_outputs
+    from promote.batch.output import check_report_path, plan_outputs
     from promote.batch.progress import progress_bar
     from promote.batch.run import ScrubOptions, print_summary, scrub_exports
+    from promote.fsutil import atomic_write_text
 
+    report_path = check_report_path(args.report, args.inputs) if args.report else None
     if not args.force and not args.resume:
         existing = [str(target) for _, target in plan_outputs(args.inputs, args.output)
-                    if target != "-" and Path(target).exists()]
+                    if target != "-" and Path(target).is_file()]
         if existing:
             raise PromoteError("the output is already there", where=existing[0],
                                hint="pass --force to replace it, or choose another -o")
@@ -31,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar(enabled=sys.stderr.isatty() and args.output != "-") as progress:
         report = scrub_exports(args.inputs, args.output, options, progress=progress)
     print_summary(report)
-    if args.report:
-        Path(args.report).write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n")
+    if report_path is not None:
+        atomic_write_text(report_path, json.dumps(report.model_dump(mode="json"), indent=2) + "\n")
     return 0
 
 
