@@ -108,3 +108,8 @@ def test_a_problem_says_where_and_loads_back_from_its_json() -> None:
     assert problem.where == "a.yaml:3:5"
     assert Problem.model_validate(problem.model_dump(mode="json")) == problem
     assert Case.model_json_schema()["$defs"]["ExpectedToolCall"]["properties"]["match"]
+
+
+def test_a_rule_prints_as_the_file_writes_it() -> None:
+    call = ExpectedToolCall(name="t", args={"a": "CA"}, match={"a": ["CA", "NY"], "b": "regex:^x$"})
+    assert (str(call.match["a"]), str(call.match["b"])) == ("one_of:[CA, NY]", "regex:^x$")

@@ -106,6 +106,11 @@ class ArgRule(_Model):
             return list(self.values or [])
         return self.kind
 
+    def __str__(self) -> str:
+        """The rule as a case file writes it (`regex:^CA$`, `one_of:[CA, NY]`)."""
+        text = self._to_text()
+        return text if isinstance(text, str) else "one_of:[" + ", ".join(str(value) for value in text) + "]"
+
     @classmethod
     def __get_pydantic_json_schema__(
         cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
