@@ -6,6 +6,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+
 from promote.case.model import (
     Case,
     ExpectedToolCall,
@@ -59,6 +61,9 @@ class DraftResult(_Model):
     """Review notes (severity note): placeholder arguments, entity suggestions, figures and citations to check."""
     duplicate_of: str | None = None
     """Path of an existing case with the same input and tool trajectory, if any."""
+    known_values: tuple[str, ...] = Field(default=(), exclude=True, repr=False)
+    """The raw personal values the source trace held (`promote.scrub_trace.ScrubbedTrace.known_values`):
+    the residual-PII gate refuses a case that holds any of them. Never printed or written."""
 
 
 def draft_case(

@@ -11,7 +11,7 @@ from promote.case.store import SavedCase, checked_text, save_case
 from promote.draft.builder import DraftOptions, DraftResult, draft_case, note
 from promote.draft.provenance import scrub_info
 from promote.errors import PromoteError
-from promote.scrub_trace import scrub_trace
+from promote.scrub_trace import scrub_trace_fully
 from promote.trace_model import Trace
 
 if TYPE_CHECKING:
@@ -25,8 +25,9 @@ def draft_from_export(
     traces = _read_traces(path)
     trace = _pick(traces, trace_id, path)
     engine = engine if engine is not None else scrubbing.engine(options.policy)
-    scrubbed, replaced = scrub_trace(trace, engine)
-    return draft_case(scrubbed, turn, export_path=path, scrub=scrub_info(engine, replaced), options=options)
+    scrubbed, replaced, known = scrub_trace_fully(trace, engine)
+    result = draft_case(scrubbed, turn, export_path=path, scrub=scrub_info(engine, replaced), options=options)
+    return result.model_copy(update={"known_values": known})
 
 
 def draft_all(
@@ -61,14 +62,14 @@ def draft_all(
             continue
         matched += len(turns)
         engine = engine if engine is not None else scrubbing.engine(options.policy)  # loaded when first needed
-        scrubbed, replaced = scrub_trace(trace, engine)
+        scrubbed, replaced, known = scrub_trace_fully(trace, engine)
         for turn in turns:
             where = f"trace {trace.trace_id} turn {turn.index}"
             if turn.user_input is None:
                 skipped.append(note("", f"{where}: no recorded user message, skipped"))
                 continue
             result = draft_case(scrubbed, turn.index, export_path=path, scrub=scrub_info(engine, replaced),
-                                options=options)
+                                options=options).model_copy(update={"known_values": known})
             if result.duplicate_of and not force:
                 skipped.append(note("", f"{where}: same input and tools as {result.duplicate_of}, skipped "
                                     "(that case is kept; --force replaces it)"))
@@ -107,12 +108,12 @@ def write_draft(result: DraftResult, out: Path, *, force: bool) -> SavedCase:
             f"the file name must be the case id: {result.case.id}.yaml", where=str(out),
             hint=f"write to {out.with_name(result.case.id + '.yaml')} or pass --id {out.stem}",
         )
-    return save_case(result.case, out, overwrite=force)
+    return save_case(result.case, out, overwrite=force, known_values=result.known_values)
 
 
 def draft_text(result: DraftResult) -> str:
     """The draft's YAML for printing, through the same checks as a write (the PII gate included)."""
-    return checked_text(result.case, None).text
+    return checked_text(result.case, None, known_values=result.known_values).text
 
 
 def _read_traces(path: Path) -> list[Trace]:
