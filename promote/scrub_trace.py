@@ -59,10 +59,34 @@ def scrub_trace_fully(trace: Trace, engine: Any) -> ScrubbedTrace:
         slots += [(turn.warnings, index, None) for index in range(len(turn.warnings))]
     present = [(owner, name, key) for owner, name, key in slots if _get(owner, name) is not None]
     done = engine.scrub_items([(ctx, key, _get(owner, name)) for owner, name, key in present], learn=True)
+    checked = 0
     for (owner, name, _), value in zip(present, done.values):
+        value, hits = _checked(value, engine, ctx)
         _set(owner, name, value)
+        checked += hits
     replaced = {entity: count for entity, count in sorted(done.report.entities.items()) if count > 0}
+    if checked:
+        replaced[engine.redacted.strip("<>")] = checked
     return ScrubbedTrace(scrubbed, replaced, tuple(value for _, value in ctx.known_values()))
+
+
+def _checked(value: Any, engine: Any, ctx: Any) -> tuple[Any, int]:
+    """The output check on one scrubbed field: every string in it (keys too) that still holds a value
+    the trace is known to hold, in any form, is redacted whole; with how many were."""
+    if isinstance(value, str):
+        return (engine.redacted, 1) if engine.leaks(value, ctx) else (value, 0)
+    if isinstance(value, list):
+        pairs = [_checked(item, engine, ctx) for item in value]
+        return [item for item, _ in pairs], sum(hits for _, hits in pairs)
+    if isinstance(value, dict):
+        result, total = {}, 0
+        for key, item in value.items():
+            new_key, key_hits = _checked(key, engine, ctx) if isinstance(key, str) else (key, 0)
+            new_item, hits = _checked(item, engine, ctx)
+            result[new_key] = new_item
+            total += key_hits + hits
+        return result, total
+    return value, 0
 
 
 def scrub_messages(messages: Iterable[Skipped], engine: Any) -> list[Skipped]:

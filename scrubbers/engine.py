@@ -27,7 +27,6 @@ from scrubbers.disguise import view_of
 from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder, fill
 from scrubbers.policy import LoadedPolicy, load_policy
 from scrubbers.report import ScrubReport
-from scrubbers.structure import normalise_key
 
 _WORD = regex.compile(r"\w+")
 _KNOWN_SCORE = 0.88  # above NER (0.85), below strong patterns: a typed match names the entity
@@ -78,8 +77,7 @@ class ScrubEngine:
         structure = self.policy.structure
         self._safe_value = regex.compile(structure.safe_values)
         self._shapes = {field: regex.compile(structure.shapes[shape]) for field, shape in structure.fields.items()}
-        exempt_parents = frozenset(normalise_key(k) for k in self.policy.key_hint_exempt_parents)
-        self._builder = PlanBuilder(self.policy, self.analyzer, exempt_parents)
+        self._builder = PlanBuilder(self.policy, self.analyzer)
 
     def new_context(self) -> ScrubContext:
         """A fresh placeholder mapping and known-value list: one per trace."""
@@ -167,6 +165,21 @@ class ScrubEngine:
             for (ctx, _, _), plan in zip(items, self._plans_of(items)):
                 if plan is not None:
                     self._remember(plan, ctx, detections=False)
+
+    def leaks(self, text: str, ctx: ScrubContext) -> bool:
+        """The output check: whether `text`, about to be written, holds a value `ctx`'s trace is known
+        to hold, in any form (read through its disguises, base64 decoded, digits however separated).
+        The caller redacts such a field whole (`redacted`) and counts it (`output_check_redacted`)."""
+        values, numbers = ctx.output_matchers()
+        if values is None and numbers is None or not text:
+            return False
+        if numbers is not None and numbers.search(text) is not None:
+            return True
+        if values is None:
+            return False
+        view = view_of(text)
+        return any(values.search(candidate.casefold()) is not None
+                   for candidate in (view.text, *(decoded.text for decoded in view.decoded)))
 
     def is_structure(self, field: str, value: Any) -> bool:
         """True when the record field `field` is on the policy's structural allow list and `value` has

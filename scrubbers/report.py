@@ -35,6 +35,9 @@ class ScrubReport(BaseModel):
     misfits_redacted: int = 0
     """Structural record fields (ids, times, kinds) whose value did not have the policy's shape for them
     and held nothing recognised: redacted whole (not understood, so not written)."""
+    output_check_redacted: int = 0
+    """Fields redacted whole by the output check: after scrubbing they still held, in some form, a value
+    the run had removed elsewhere in the same trace (a rule missed it there)."""
     attributes_passed: int = 0
     """Attributes passed through unchanged because the policy lists them as safe."""
 

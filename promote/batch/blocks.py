@@ -143,8 +143,12 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
     done = engine.scrub_items(items, learn=True)
     counts = done.report
     changes: dict[int, list[tuple[Any, str, str]]] = {}
-    for (position, slot, path), replacement in zip(slots, done.values):
-        if slot.field is not None and replacement == slot.value:
+    for (position, slot, path), (ctx, _, _), replacement in zip(slots, items, done.values):
+        if type(replacement) is str and engine.leaks(replacement, ctx):
+            # the output check: a value this trace is known to hold is never written, whatever rule missed it
+            replacement = engine.redacted
+            counts.output_check_redacted += 1
+        elif slot.field is not None and replacement == slot.value:
             # a structural field without its shape, in which nothing was recognised: not understood
             replacement = engine.redacted
             counts.misfits_redacted += 1
