@@ -340,3 +340,17 @@ def test_the_new_keys_load_round_trip_and_reject_a_bad_regex(tmp_path) -> None:
     path.write_text(text.replace("'carr(y|ies) (over|into)'", "'carr(y|ies'"), encoding="utf-8")
     (problem,) = validate_file(path).problems
     assert (problem.rule, problem.field) == ("schema", "reply.matches") and "does not compile" in problem.message
+
+
+def test_luhn_runs_allow_spaces_and_dashes_and_respect_the_length_range() -> None:
+    from promote.check.luhn import CARD_DIGITS, luhn_numbers
+
+    def found(text: str, low: int = CARD_DIGITS[0], high: int = CARD_DIGITS[1]) -> list[int]:
+        return [count for _, _, count in luhn_numbers(text, low, high)]
+
+    assert found("card 4111 1111 1111 1111.") == [16]
+    assert found("card 4111-1111-1111-1111 12 months") == [16]  # more digits after it
+    assert found("amex 378282246310005") == [15]
+    assert found("card 4111 1111 1111 1112") == []  # checksum fails
+    assert found("routing 021000021, account 000123456789, phone 415-555-0132") == []
+    assert found("SIN 046 454 286", 9, 9) == [9] and found("SIN 046 454 287", 9, 9) == []
