@@ -93,6 +93,14 @@ def test_every_producer_run_passes_the_seed_cases(name: str, engine) -> None:
     assert_scrubbed(report)
 
 
+@pytest.mark.parametrize("name", sorted(p.name for p in (TRACES / "producers").glob("*.carryover.json")))
+def test_the_hero_case_passes_on_other_producers_carryover_turn(name: str, engine) -> None:
+    case = load_case_model(GOLDEN / "hr.policy_carryover_004.yaml")
+    report = check_cases([("hero", case)], list_traces([TRACES / "producers" / name]).traces, engine=engine)
+    assert report.cases and report.cases[0].passed, render_report(report)
+    assert {r.verdict for r in report.cases[0].results} == {"pass"}, render_report(report)
+
+
 @pytest.mark.parametrize("name", RUN_FILES)
 def test_drafts_of_every_turn_pass_against_their_own_export(name: str, engine) -> None:
     traces = list_traces([TRACES / name]).traces
