@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from promote.case.checks import LuhnRange, ReplyChecks, ToolResultCheck
-from promote.case.model import Case
+from promote.case.model import Budgets, Case
 from promote.check import LABELS, check_cases, checks_artifact, render_report
 from promote.check.run import EVALUATORS, load_case_model
 from promote.draft import DraftOptions
@@ -33,7 +33,7 @@ CARD = "4111 1111 1111 1111"
 
 @pytest.fixture(scope="module")
 def engine():
-    from promote.check._seams import engine as shared
+    from promote.scrubbing import engine as shared
 
     return shared()
 
@@ -62,8 +62,7 @@ def hero_case() -> Case:
                              no_luhn_number=LuhnRange(min_digits=9, max_digits=9)),
         "tool_results": [ToolResultCheck(tool="search_hr_policy", contains="40 hours")],
         "forbidden_tools": ["update_direct_deposit"],
-        "metadata": {**case.metadata, "budgets": {"max_tool_calls": 2, "max_model_calls": 3,
-                                                  "max_tokens": 4000, "max_duration_ms": 20000}},
+        "budgets": Budgets(max_tool_calls=2, max_model_calls=3, max_tokens=4000, max_duration_ms=20000),
     })
 
 
