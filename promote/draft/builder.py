@@ -61,9 +61,9 @@ class DraftResult(_Model):
     """Review notes (severity note): placeholder arguments, entity suggestions, figures and citations to check."""
     duplicate_of: str | None = None
     """Path of an existing case with the same input and tool trajectory, if any."""
-    known_values: tuple[str, ...] = Field(default=(), exclude=True, repr=False)
-    """The raw personal values the source trace held (`promote.scrub_trace.ScrubbedTrace.known_values`):
-    the residual-PII gate refuses a case that holds any of them. Never printed or written."""
+    known_values: list[str] = Field(default_factory=list, repr=False, exclude=True)
+    """Raw values the scrubber replaced in the source trace: the write gate refuses a case holding one.
+    Never printed, never written."""
 
 
 def draft_case(

@@ -17,7 +17,7 @@ import shutil
 import struct
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -60,19 +60,82 @@ _KEY = re.compile(rb'"([A-Za-z_][A-Za-z0-9_.]*)"\s*:')
 _ADK_DEV_ID = re.compile(rb'"span_id"\s*:\s*\d')
 
 
-class Export:
+class RecordCodec:
+    """What can be done with the records of one format without the file: decode a record's bytes, list
+    its spans, trace ids and string values, and re-encode it with replacements (batch workers get
+    records as bytes and need only this)."""
+
+    def __init__(self, format: str) -> None:
+        self.format = format
+        """otlp-json, otlp-jsonl, otlp-proto, jaeger, tempo, console or adk-dev."""
+        self._codec = CODECS[format]
+
+    def decode(self, raw: bytes) -> object:
+        """A record's document from its bytes (a record shipped to another process as bytes only)."""
+        return self._codec.decode(raw)
+
+    def trace_ids(self, record: Record) -> set[str | None]:
+        """The trace ids the record's string values belong to (a codec may list them without a walk)."""
+        listed = getattr(self._codec, "trace_ids", None)
+        if listed is not None:
+            return listed(record.doc)
+        return {slot.trace_id for slot, _ in self._codec.slots(record.doc)}
+
+    def count_spans(self, record: Record) -> int:
+        """How many spans the record holds, for counts: what `spans` gives, without building them where
+        the codec can tell (OTLP JSON counts every span with valid ids, also one with other bad fields)."""
+        counted = getattr(self._codec, "count_spans", None)
+        if counted is not None:
+            return counted(record.doc)
+        return sum(1 for _ in self._codec.spans(record.doc, record.where, None))
+
+    def spans(self, record: Record, skipped: list[Skipped] | None = None) -> Iterator[Span]:
+        """Our spans of one record; spans that cannot be used are noted in `skipped`."""
+        return self._codec.spans(record.doc, record.where, skipped)
+
+    def hidden(self, record: Record) -> bool:
+        """True when the record's bytes hold what its decoded document does not (the first copy of a
+        duplicate JSON key, unknown protobuf fields, which are dropped): it must be written anew."""
+        hidden = getattr(self._codec, "hidden", None)
+        return hidden is not None and hidden(record.doc, record.raw)
+
+    def slots(self, record: Record) -> Iterator[tuple[StringSlot, SlotPath]]:
+        """Every string, key and number of the record (names, trace state, unknown fields, ids and times
+        too: see `StringSlot`), with the path to each; which are structure is the scrub policy's call."""
+        return self._codec.slots(record.doc)
+
+    def rewrite(self, record: Record, changes: list[tuple[SlotPath, str, str]], *, in_place: bool = False,
+                force: bool = False) -> Record:
+        """The record with each (path, replacement, slot form) applied and re-encoded the way it came.
+
+        No change (and not `force`): the record itself, with its original bytes. `in_place` changes the
+        record's own document (for a caller that no longer needs it) instead of decoding a copy; `force`
+        re-encodes the document even unchanged (its bytes held what the document does not: a
+        duplicate key's first copy, unknown protobuf fields).
+        """
+        if not changes and not force:
+            return record
+        # a fresh copy is cheaper than deepcopy, and leaves `record` intact
+        doc = record.doc if in_place else self._codec.decode(record.raw)
+        # keys are renamed last, the deepest first: the paths of the other changes name the old keys
+        renames = sorted((c for c in changes if c[2] == "key"), key=lambda c: -len(c[0]))
+        for path, replacement, form in [*(c for c in changes if c[2] != "key"), *renames]:
+            place(doc, path, form, replacement)
+        raw = self._codec.encode(doc, record.raw)
+        return Record(where=record.where, raw=raw, doc=doc, prefix=record.prefix, suffix=record.suffix)
+
+
+class Export(RecordCodec):
     """One export file: its format and compression, read lazily record by record."""
 
     def __init__(self, path: str, format: str, compression: str | None, framing: str, stream: BinaryIO | None = None) -> None:
+        super().__init__(format)
         self.path = path
         """The file as given (`-` for stdin)."""
-        self.format = format
-        """otlp-json, otlp-jsonl, otlp-proto, jaeger, tempo, console or adk-dev."""
         self.compression = compression
         """None, gzip, zstd or zstd-framed (the Collector's per-message zstd behind a length prefix)."""
         self.framing = framing
         """How records are cut: lines, values (JSON values / array elements) or length-prefixed."""
-        self._codec = CODECS[format]
         self._stream = stream
         """For stdin, a FIFO or a process substitution: the one open stream, replaying what sniffing
         read (such a source cannot be opened a second time without losing or waiting for data)."""
@@ -146,73 +209,6 @@ class Export:
         if why is not None:
             return Skipped(where=where, why=why)
         return Record(where=where, raw=frame.raw, doc=doc, prefix=frame.prefix)
-
-    def decode(self, raw: bytes) -> object:
-        """A record's document from its bytes (a record shipped to another process as bytes only)."""
-        return self._codec.decode(raw)
-
-    def trace_ids(self, record: Record) -> set[str | None]:
-        """The trace ids the record's string values belong to (a codec may list them without a walk)."""
-        listed = getattr(self._codec, "trace_ids", None)
-        if listed is not None:
-            return listed(record.doc)
-        return {slot.trace_id for slot, _ in self._codec.slots(record.doc)}
-
-    def count_spans(self, record: Record) -> int:
-        """How many spans the record holds, for counts: what `spans` gives, without building them where
-        the codec can tell (OTLP JSON counts every span with valid ids, also one with other bad fields)."""
-        counted = getattr(self._codec, "count_spans", None)
-        if counted is not None:
-            return counted(record.doc)
-        return sum(1 for _ in self._codec.spans(record.doc, record.where, None))
-
-    def hidden(self, record: Record) -> bool:
-        """True when the record's bytes hold what its decoded document does not (the first copy of a
-        duplicate JSON key, unknown protobuf fields, which are dropped): it must be written anew."""
-        hidden = getattr(self._codec, "hidden", None)
-        return hidden is not None and hidden(record.doc, record.raw)
-
-    def spans(self, record: Record, skipped: list[Skipped] | None = None) -> Iterator[Span]:
-        """Our spans of one record; spans that cannot be used are noted in `skipped`."""
-        return self._codec.spans(record.doc, record.where, skipped)
-
-    def rewrite_strings(self, record: Record, fn: Callable[[StringSlot], str | None]) -> Record:
-        """Call `fn` for every slot of the record (every string, key and number it holds, see
-        `StringSlot`) and return the record with the replacements `fn` returned.
-
-        The given record is left as it was; a record in which nothing changed is returned as is, with
-        its original bytes; a changed one is re-encoded the way the input encoded it.
-        """
-        changes = []
-        for slot, path in self.slots(record):
-            replacement = fn(slot)
-            if replacement is not None and replacement != slot.value:
-                changes.append((path, replacement, slot.form))
-        return self.rewrite(record, changes)
-
-    def slots(self, record: Record) -> Iterator[tuple[StringSlot, SlotPath]]:
-        """The values `rewrite_strings` visits, with the path to each, in the same order."""
-        return self._codec.slots(record.doc)
-
-    def rewrite(self, record: Record, changes: list[tuple[SlotPath, str, str]], *, in_place: bool = False,
-                force: bool = False) -> Record:
-        """The record with each (path, replacement, slot form) applied and re-encoded the way it came.
-
-        No change (and not `force`): the record itself, with its original bytes. `in_place` changes the
-        record's own document (for a caller that no longer needs it) instead of decoding a copy; `force`
-        re-encodes the document even unchanged (its bytes held what the document does not: a
-        duplicate key's first copy, unknown protobuf fields).
-        """
-        if not changes and not force:
-            return record
-        # a fresh copy is cheaper than deepcopy, and leaves `record` intact
-        doc = record.doc if in_place else self._codec.decode(record.raw)
-        # keys are renamed last, the deepest first: the paths of the other changes name the old keys
-        renames = sorted((c for c in changes if c[2] == "key"), key=lambda c: -len(c[0]))
-        for path, replacement, form in [*(c for c in changes if c[2] != "key"), *renames]:
-            place(doc, path, form, replacement)
-        raw = self._codec.encode(doc, record.raw)
-        return Record(where=record.where, raw=raw, doc=doc, prefix=record.prefix, suffix=record.suffix)
 
 
 def open_export(path: str | Path) -> Export:

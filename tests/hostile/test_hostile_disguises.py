@@ -82,8 +82,12 @@ def _walk(value: object, addition: str) -> object:
 
 def write_planted(target: Path, addition: str) -> None:
     export = open_export(SOURCE)
-    records = [export.rewrite_strings(item, lambda slot: _plant(slot.value, addition) if isinstance(slot.value, str) else None)
-               for item in export.records() if isinstance(item, Record)]
+    records = []
+    for item in export.records():
+        if isinstance(item, Record):
+            changes = [(path, _plant(slot.value, addition), slot.form) for slot, path in export.slots(item)
+                       if isinstance(slot.value, str) and _plant(slot.value, addition) != slot.value]
+            records.append(export.rewrite(item, changes))
     write_export(records, target, format=export.format, compression=None)
 
 
