@@ -15,7 +15,7 @@ from typing import NamedTuple
 import regex
 
 PERSON = "PERSON"
-PLACEHOLDER = regex.compile(r"<[A-Z][A-Z_]*?_(?:\d{1,5}|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
+PLACEHOLDER = regex.compile(r"<[A-Z]{2}[A-Z_]*?_(?:\d{1,5}|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
 """Text this engine writes; never personal, never re-scrubbed. A trace never needs more than five
 digits of numbering: `<SSN_512447723>` is a value dressed up as a placeholder, not one of ours."""
 
@@ -63,6 +63,8 @@ class ScrubContext:
         self.version = 0
         """Bumped whenever a known value or a name is added (what the memo depends on)."""
         self._matchers: tuple[int, re.Pattern | None, re.Pattern | None] | None = None
+        self.checked: dict[str, bool] = {}
+        """The output check's answer by text, for this context's state (histories repeat in every call)."""
 
     # placeholders ---------------------------------------------------------------------------------
     def placeholder(self, entity: str, value: str) -> str:
@@ -152,6 +154,7 @@ class ScrubContext:
     def _changed(self) -> None:
         self.version += 1
         self.memo.clear()
+        self.checked.clear()
 
     def known_values(self) -> list[tuple[str, str]]:
         """(entity, value) of every value remembered as given (not the name parts derived from them)."""

@@ -27,13 +27,16 @@ _DISGUISE = regex.compile(
     r"(?P<u>(?:\\u[0-9a-fA-F]{4})+)"  # literal \uXXXX escapes (a run: surrogate pairs decode together)
     r"|(?P<pct>(?:%[0-9A-Fa-f]{2})+)"  # URL-encoded bytes
     rf"|(?P<inv>[{_INVISIBLE}]+)"
-    r"|(?P<fake><(?P<inner>[A-Z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)>)"  # a placeholder-looking wrapper
+    r"|(?P<fake><(?P<inner>[A-Z0-9][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)>)"  # a placeholder-looking wrapper
     r"|(?P<other>[^\x00-\x7f])"  # anything else outside ASCII: NFKC, confusables
 )
-_SUSPECT = regex.compile(rf"\\u|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<[A-Z]")
+_SUSPECT = regex.compile(rf"\\u|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<[A-Z0-9]")
 # Our own placeholders are never a disguise: `OWN_PLACEHOLDER` is the engine's one rule for them.
 OWN_PLACEHOLDER = PLACEHOLDER
-_B64 = regex.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{8,}={0,2}(?![A-Za-z0-9+/=_-])")
+# A base64 candidate: a token of 8+ base64 characters with a digit or symbol and two capitals in it
+# (the lookaheads cannot leave the token), so that words and hex ids are not even tried.
+_B64 = regex.compile(r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/_-]*[0-9+/_-])(?=[a-z0-9+/_-]*[A-Z][A-Za-z0-9+/_-]*[A-Z])"
+                     r"[A-Za-z0-9+/_-]{8,}={0,2}(?![A-Za-z0-9+/=_-])")
 _LATIN_WORD = regex.compile(r"\w*[a-zA-Z]\w*")
 
 # Letters of other scripts drawn like Latin ones (Cyrillic, Greek): folded inside words that hold Latin
@@ -109,8 +112,11 @@ def view_of(text: str) -> View:
                 emit(match.group(), start, stop)
             else:  # <GREGORY_HALLMAN> reads " Gregory Hallman ", <SSN_512447723> " Ssn 512447723 ";
                 # a value found in it takes the whole wrapper with it
-                words = " ".join(word.capitalize() for word in match.group("inner").split("_"))
-                emit(f" {words} ", start, stop)
+                words = match.group("inner").split("_")
+                joined = words[0].capitalize()
+                for before, word in zip(words, words[1:]):  # E_88645 reads "E-88645", GREG_HALLMAN "Greg Hallman"
+                    joined += ("-" if before[-1:].isalpha() and word[:1].isdigit() else " ") + word.capitalize()
+                emit(f" {joined} ", start, stop)
         else:
             emit(unicodedata.normalize("NFKC", match.group()), start, stop)
         position = stop

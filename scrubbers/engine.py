@@ -35,6 +35,8 @@ _KNOWN_SCORE = 0.88  # above NER (0.85), below strong patterns: a typed match na
 _PLAN_CACHE_MAX_TEXT = 20_000
 _PLAN_CACHE_CHARS = 1_000_000
 _FILLED_MAX = 10_000
+_CHECKED_MAX = 20_000  # output-check answers kept per trace
+_READ_CHARS = 2_000_000  # characters of texts whose output-check readings are kept
 
 Item = tuple[ScrubContext, "str | None", Any]
 
@@ -71,6 +73,8 @@ class ScrubEngine:
         self._filled: dict[Any, str] = {}  # changed spliced members' texts, for one `scrub_many` call
         self._plans: OrderedDict[tuple[Any, str], Plan] = OrderedDict()
         self._plan_chars = 0
+        self._read: OrderedDict[str, tuple[str, ...]] = OrderedDict()  # the output check's readings
+        self._read_chars = 0
         self._safe = frozenset(self.policy.safe_attributes)
         self._safe_prefixes = tuple(self.policy.safe_attribute_prefixes)
         self._stopwords = frozenset(self.policy.name_part_stopwords)
@@ -173,13 +177,29 @@ class ScrubEngine:
         values, numbers = ctx.output_matchers()
         if values is None and numbers is None or not text:
             return False
-        if numbers is not None and numbers.search(text) is not None:
-            return True
-        if values is None:
-            return False
-        view = view_of(text)
-        return any(values.search(candidate.casefold()) is not None
-                   for candidate in (view.text, *(decoded.text for decoded in view.decoded)))
+        found = ctx.checked.get(text)
+        if found is None:
+            found = (numbers is not None and numbers.search(text) is not None) or (
+                values is not None and any(values.search(candidate) is not None for candidate in self._readings(text)))
+            if len(ctx.checked) > _CHECKED_MAX:
+                ctx.checked.clear()
+            ctx.checked[text] = found
+        return found
+
+    def _readings(self, text: str) -> tuple[str, ...]:
+        """The case-folded texts the output check searches for `text`: its view and what its base64
+        tokens decode to; kept for texts every trace writes again (prompts, tool declarations)."""
+        readings = self._read.get(text)
+        if readings is None:
+            view = view_of(text)
+            readings = (view.text.casefold(), *(decoded.text.casefold() for decoded in view.decoded))
+            self._read[text] = readings
+            self._read_chars += len(text)
+            while self._read_chars > _READ_CHARS:
+                self._read_chars -= len(self._read.popitem(last=False)[0])
+        else:
+            self._read.move_to_end(text)
+        return readings
 
     def is_structure(self, field: str, value: Any) -> bool:
         """True when the record field `field` is on the policy's structural allow list and `value` has
