@@ -49,6 +49,9 @@ from promote.trace_model import Skipped, Span
 FORMATS = ("otlp-json", "otlp-jsonl", "otlp-proto", "jaeger", "tempo", "console", "adk-dev")
 COMPRESSIONS = (None, "gzip", "zstd", "zstd-framed")
 NOTHING_FOUND = "no trace data found: not OTLP JSON/JSON lines/protobuf, Jaeger, Tempo or console output"
+MAX_DEPTH = 64
+"""Deepest nesting read in a record (OTLP's own nesting is under 15 levels; an AnyValue kvlist may add
+some): deeper documents are skipped with their file:line, and `scrub` redacts them whole."""
 _HEAD = 1 << 20
 _MAX_FIRST_LINE = 64 << 20
 _KEY = re.compile(rb'"([A-Za-z_][A-Za-z0-9_.]*)"\s*:')
@@ -134,9 +137,13 @@ class Export:
         if doc is None:
             try:
                 doc = self._codec.decode(frame.raw)
+            except RecursionError:
+                return Skipped(where=where, why=f"nested deeper than {MAX_DEPTH} levels: not read")
             except ValueError as error:
                 what = "not JSON" if self.format != "otlp-proto" else "not readable"
                 return Skipped(where=where, why=f"{what}: {error}")
+        if self.format != "otlp-proto" and too_deep(doc, MAX_DEPTH):
+            return Skipped(where=where, why=f"nested deeper than {MAX_DEPTH} levels: not read")
         why = self._codec.check(doc)
         if why is not None:
             return Skipped(where=where, why=why)
@@ -224,6 +231,20 @@ def open_export(path: str | Path) -> Export:
     return Export(name, format, compression, framing, replay)
 
 
+def too_deep(doc: object, limit: int) -> bool:
+    """True when lists and objects nest more than `limit` levels (walked without recursion)."""
+    stack = [(doc, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            stack.extend((child, depth + 1) for child in node.values() if isinstance(child, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend((child, depth + 1) for child in node if isinstance(child, (dict, list)))
+    return False
+
+
 def is_stream(name: str, source: BinaryIO) -> bool:
     """True for stdin, a FIFO, a process substitution or a character device: a source that is read
     once, in order, and cannot be reopened or sought (a regular file can)."""
@@ -279,6 +300,9 @@ def _sniff(name: str, raw: BinaryIO) -> tuple[str, str | None, str]:
             break
         head += more
     complete = error is None and len(head) % _HEAD != 0
+    if not head.strip() and error is not None:
+        raise PromoteError(f"cannot read: {error}; nothing readable comes before that point", where=name,
+                           hint="the file was cut or damaged in transfer: export it again")
     if not head.strip():
         raise PromoteError("empty file" + (" after decompression" if compression else ""), where=name,
                            hint="the exporter wrote nothing here; check its output path")
@@ -316,6 +340,8 @@ def _sniff_content(head: bytes, complete: bool) -> tuple[str, str] | None:
     for line in filled:
         try:
             doc = json.loads(line)
+        except RecursionError:
+            continue
         except ValueError:
             if line.strip() in (b"{", b"["):
                 break  # a pretty-printed document

@@ -1,0 +1,102 @@
+"""Every bad input through every command that reads exports: exit 2 and one line naming the file.
+
+Each row broke the contract before (exit 3 "internal error", a misleading message, or exit 0 with a
+copied file); the inputs are made from a real fixture export, one defect at a time.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import signal
+from pathlib import Path
+
+import pytest
+
+from promote.cli.main import main
+from tests.conftest import TRACES
+
+FIRST_LINE = (TRACES / "adk2.otlp.jsonl").read_bytes().split(b"\n")[0]
+TRACE_ID = "6ba1f49a4e0b98a257a16cb62edefd94"
+
+
+def _doc() -> dict:
+    return json.loads(FIRST_LINE)
+
+
+def _spans(doc: dict) -> list:
+    return doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+
+
+def _with(change) -> bytes:
+    doc = _doc()
+    change(doc)
+    return json.dumps(doc).encode() + b"\n"
+
+
+def _truncated(name: str) -> bytes:
+    data = (TRACES / name).read_bytes()
+    return data[: len(data) // 3]
+
+
+BAD_INPUTS: dict[str, tuple[bytes, str]] = {
+    "spans-a-string": (_with(lambda d: d["resourceSpans"][0]["scopeSpans"][0].update(spans="oops")), "not a list"),
+    "span-a-list": (_with(lambda d: _spans(d).__setitem__(0, ["x"])), "not an object"),
+    "resource-a-number": (_with(lambda d: d["resourceSpans"].__setitem__(0, 5)), "not an object"),
+    "events-not-objects": (_with(lambda d: _spans(d)[0].update(events=["e", 3])), "not an object"),
+    "nested-5000-deep": (FIRST_LINE[:-1] + b', "x": ' + b"[" * 5000 + b"]" * 5000 + b"}\n", "nested"),
+    "resource-spans-null": (b'{"resourceSpans": null}\n', "holds no spans"),
+    "zstd-cut-early": (_truncated("adk2.otlp.jsonl.zst"), "truncated"),
+    "garbage": (b"\x00\x01\x02 not a trace \xff\n" * 10, "no trace data"),
+    "empty": (b"", "empty file"),
+}
+
+
+@pytest.fixture(autouse=True)
+def _keep_signal_handlers():
+    """main() installs a SIGTERM handler for the process; put pytest's back afterwards."""
+    saved = signal.getsignal(signal.SIGTERM)
+    yield
+    signal.signal(signal.SIGTERM, saved)
+
+
+def _run(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, list[str]]:
+    code = main(list(args))
+    err = capsys.readouterr().err
+    return code, [line for line in err.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("defect", sorted(BAD_INPUTS))
+def test_every_command_gives_exit_2_and_one_line(defect: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    data, expected = BAD_INPUTS[defect]
+    export = tmp_path / f"{defect}.jsonl"
+    export.write_bytes(data)
+    out = tmp_path / "out.jsonl"
+    for args in (
+        ["traces", "--json", "--no-scrub", str(export)],
+        ["scrub", str(export), "-o", str(out), "--workers", "1"],
+        ["draft", str(export), "--trace", TRACE_ID, "--by", "sme"],
+    ):
+        code, lines = _run(capsys, *args)
+        assert code == 2, (args[0], lines)
+        assert len(lines) == 1 and str(export) in lines[0], (args[0], lines)
+        assert expected in lines[0], (args[0], lines)
+        assert "internal error" not in lines[0] and "content capture" not in lines[0]
+    assert not out.exists(), "scrub must not write an output for an input it cannot read"
+
+
+def test_a_truncated_gzip_keeps_the_spans_before_the_cut_and_says_where_it_stops(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    whole = gzip.decompress((TRACES / "adk2.otlp.jsonl.gz").read_bytes())
+    lines = whole.split(b"\n")
+    cut = tmp_path / "cut.jsonl.gz"
+    full = gzip.compress(whole)
+    cut.write_bytes(full[: len(full) * 2 // 3])
+    code = main(["traces", "--json", "--no-scrub", str(cut)])
+    listing = json.loads(capsys.readouterr().out)
+    assert code == 0 and listing["traces"]
+    [problem] = listing["skipped"]
+    assert problem["where"].startswith(f"{cut}:") and "ends early" in problem["why"]
+    number = int(problem["where"].rsplit(":", 1)[1])
+    assert 1 < number < len(lines)
