@@ -100,3 +100,16 @@ def test_a_truncated_gzip_keeps_the_spans_before_the_cut_and_says_where_it_stops
     assert problem["where"].startswith(f"{cut}:") and "ends early" in problem["why"]
     number = int(problem["where"].rsplit(":", 1)[1])
     assert 1 < number < len(lines)
+
+
+def test_a_record_that_cannot_be_read_is_not_blamed_on_content_capture(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    lines = (TRACES / "adk2.otlp.jsonl").read_bytes().split(b"\n")
+    broken = tmp_path / "bad-utf8.jsonl"
+    broken.write_bytes(b"\n".join([lines[0][:50] + b"\xff" + lines[0][50:], *lines[1:]]))
+    code, err = _run(capsys, "draft", str(broken), "--trace", TRACE_ID, "--by", "sme")
+    assert code == 2 and len(err) == 1
+    assert "content capture" not in err[0] and "could not be read" in err[0]
+    code, err = _run(capsys, "draft", str(TRACES / "adk2-nocontent.otlp.jsonl"), "--trace", "1b6a", "--by", "sme")
+    assert code == 2 and "content capture off" in err[0]
