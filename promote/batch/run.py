@@ -7,6 +7,7 @@ the spaCy model once) and written back in order through one output assembler, at
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
@@ -121,7 +122,11 @@ def scrub_exports(
     key = _read_key(options.key_file)
     policy = _load_policy(load_policy, options.policy_path)
     outputs = plan_outputs(inputs, output)
-    resume_log = ResumeLog(Path(output)) if len(inputs) > 1 else None
+    if options.resume and (output == "-" or "-" in inputs):
+        raise PromoteError("--resume needs files: a stream cannot be checked against a finished output",
+                           hint="leave out --resume, or scrub files")
+    recipe = {"policy": policy.sha256, "key": hashlib.sha256(key).hexdigest()[:16] if key else "none"}
+    resume_log = ResumeLog(Path(output), single=len(inputs) == 1, recipe=recipe) if output != "-" else None
     report = ScrubRunReport(workers=options.workers, window=options.window, block_bytes=options.block_bytes,
                             policy=f"{policy.name}@sha256:{policy.sha256}")
     # This process's engine harvests known values (and scrubs, with one worker); forked workers inherit
