@@ -113,3 +113,44 @@ def test_a_record_that_cannot_be_read_is_not_blamed_on_content_capture(
     assert "content capture" not in err[0] and "could not be read" in err[0]
     code, err = _run(capsys, "draft", str(TRACES / "adk2-nocontent.otlp.jsonl"), "--trace", "1b6a", "--by", "sme")
     assert code == 2 and "content capture off" in err[0]
+
+
+LAUGHS = "".join(
+    f"{name}: &{name} [{', '.join([f'*{prev}'] * 9) if prev else ', '.join(['x'] * 9)}]\n"
+    for prev, name in zip([None, "a", "b", "c", "d", "e", "f", "g"], "abcdefgh")
+)
+BAD_POLICIES = {
+    "alias-bomb": (LAUGHS + "allow_terms: [*h]\n", "aliases"),
+    "not-yaml": ("entities: [PERSON\n", "invalid YAML"),
+    "unknown-key": ("nonsense_setting: 1\n", "policy.yaml:1"),
+    "bad-regex": ("patterns:\n  - {name: x, entity: X, regex: '(['}\n", "policy.yaml:"),
+    "a-folder": (None, "folder"),
+}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("defect", sorted(BAD_POLICIES))
+def test_a_bad_policy_is_one_line_for_every_command(defect: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    text, expected = BAD_POLICIES[defect]
+    policy = tmp_path / "policy.yaml"
+    if text is None:
+        policy.mkdir()
+    else:
+        policy.write_text(text)
+    source = str(TRACES / "adk2.otlp.jsonl")
+    for args in (
+        ["traces", source, "--policy", str(policy)],
+        ["scrub", source, "-o", str(tmp_path / "out.jsonl"), "--policy", str(policy), "--workers", "1"],
+        ["draft", source, "--trace", TRACE_ID, "--by", "sme", "--policy", str(policy)],
+    ):
+        code, lines = _run(capsys, *args)
+        assert code == 2 and len(lines) == 1, (args[0], lines)
+        assert expected in lines[0] and lines[0].count(str(policy)) == 1, (args[0], lines)
+
+
+@pytest.mark.timeout(60)
+def test_a_case_file_alias_bomb_is_refused_not_expanded(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    case = tmp_path / "hr.bomb_001.yaml"
+    case.write_text("format: portable-v1\nid: hr.bomb_001\ntitle: t\ninput: i\n" + LAUGHS + "metadata: {x: *h}\n")
+    code, lines = _run(capsys, "validate", str(case))
+    assert code == 2 and any("aliases" in line for line in lines)
