@@ -150,6 +150,8 @@ class ResumeLog:
         return os.path.realpath(source)
 
     def done(self, source: str, target: Path | str) -> bool:
+        if not Path(source).is_file():
+            return False
         entry = self._done.get(self._key(source))
         if not isinstance(entry, dict) or entry.get("recipe") != self._recipe:
             return False
@@ -159,6 +161,8 @@ class ResumeLog:
             return False
 
     def mark(self, source: str, target: Path | str) -> None:
+        if not Path(source).is_file():  # a FIFO or a device: read once, nothing to check it against later
+            return
         self._done[self._key(source)] = {
             "recipe": self._recipe,
             "input": _stamp(Path(source)),
