@@ -128,7 +128,8 @@ def save_case(
     if findings or leaked:
         found = [Problem(severity="error", rule="residual-pii", field=field_path(loc),
                          message=f"{kind} found: scrub it or replace it") for loc, kind in findings]
-        raise CaseRefused("personal data left in the case", found)
+        listed = ", ".join(f"{p.field} ({p.message.split(' ', 1)[0]})" for p in found) or "known raw values"
+        raise CaseRefused(f"personal data left in the case: {listed}", found)
     atomic_write_text(path, text)
     return SavedCase(path=path, text=text, changed=True)
 

@@ -79,7 +79,7 @@ def turn_row(trace: Trace, turn: Turn, export: Path) -> TurnRow:
     )
 
 
-def snippet_of(turn: Turn, width: int = 120) -> str:
+def snippet_of(turn: Turn, width: int = 400) -> str:
     if turn.user_input is None:
         return "(no content captured)"
     flat = " ".join(turn.user_input.split())
