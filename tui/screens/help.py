@@ -26,7 +26,8 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,f1,q", "dismiss_help", "Close help", tooltip="Back to where you were")]
 
     def compose(self) -> ComposeResult:
-        below = self.app.screen_stack[-1] if self.app.screen_stack else None
+        stack = [screen for screen in self.app.screen_stack if screen is not self]
+        below = stack[-1] if stack else None
         table = Table(show_header=True, header_style="bold", expand=True, box=None)
         table.add_column("key", no_wrap=True)
         table.add_column("does")

@@ -55,8 +55,8 @@ class EntitiesTab(VerticalScroll):
     def _handle(self, event: Select.Changed) -> None:
         event.stop()
         chosen = next((e for e in self.catalog if e.handle == event.value), None)
-        if chosen is None or (self.entities and self.entities[0] == chosen):
-            return
+        if chosen is None or (self.entities and self.entities[0].handle == chosen.handle):
+            return  # the handle the case already maps to (a Select also reports its first value)
         entity = Entity(**chosen.model_dump(exclude_none=True))
         self.entities = [entity, *self.entities[1:]]
         self.query_one("#entity-about", Label).update(self._about(entity))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -42,7 +43,9 @@ class ToolsTab(VerticalScroll):
         yield Vertical(id="tools-editor")
 
     def _options(self) -> list[Option]:
-        return [Option(f"{'[x]' if included else '[ ]'} {index + 1}. {call.name}", id=str(index))
+        return [Option(Text.assemble(("✓ " if included else "· ", "bold green" if included else "dim"),
+                                     f"{index + 1}. {call.name}", ("" if included else "  (excluded)", "dim")),
+                       id=str(index))
                 for index, (call, included) in enumerate(self.entries)]
 
     def _refresh_list(self, highlight: int | None) -> None:
