@@ -50,10 +50,9 @@ class EditSession:
     @classmethod
     def from_draft(cls, scrubbed: ScrubbedTrace, turn: int, *, repo: seams.EvalRepo | None,
                    by: str | None = None, now: datetime | None = None) -> EditSession:
-        engine = seams.engine()
         options = DraftOptions(by=by, cases_dir=repo.cases_dir if repo else None, now=now)
-        result = draft_case(scrubbed.trace, turn, export_path=scrubbed.export,
-                            scrub=scrub_info(engine, scrubbed.replaced), options=options)
+        scrub = scrubbed.scrub or scrub_info(seams.engine(), scrubbed.replaced)
+        result = draft_case(scrubbed.trace, turn, export_path=scrubbed.export, scrub=scrub, options=options)
         cases_dir = repo.cases_dir if repo else Path.cwd()
         return cls(case=result.case, path=cases_dir / f"{result.case.id}.yaml", turn=scrubbed.trace.turns[turn],
                    drafted=result.case, notes=result.notes, repo=repo,

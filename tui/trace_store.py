@@ -17,6 +17,8 @@ from typing import Any
 
 from promote.ingest import iter_trace_groups
 from promote.ingest.turns import build_trace
+from promote.case.model import ScrubInfo
+from promote.draft.provenance import scrub_info
 from promote.scrub_trace import scrub_trace
 from promote.trace_model import Skipped, Trace, Turn
 
@@ -61,6 +63,8 @@ class ScrubbedTrace:
     trace: Trace
     replaced: dict[str, int]
     export: Path
+    scrub: ScrubInfo | None = None
+    """The engine, version and policy that scrubbed it, with the counts (what provenance records)."""
 
 
 def row_key(trace_id: str, turn: int) -> str:
@@ -89,19 +93,32 @@ def snippet_of(turn: Turn, width: int = 400) -> str:
 class TraceStore:
     """Raw traces waiting to be scrubbed and the scrubbed ones, shared by the reader and scrubber threads."""
 
-    def __init__(self) -> None:
+    def __init__(self, window: int = 256) -> None:
+        self.window = window
         self._lock = threading.Condition()
         self._raw: dict[str, tuple[Trace, Path]] = {}
         self._order: deque[str] = deque()
         self._scrubbed: dict[str, ScrubbedTrace] = {}
         self._wanted: list[str] = []
+        self._ever_wanted: set[str] = set()
         self.reading_done = False
         self.skipped: list[Skipped] = []
 
     def read_rows(self, paths: Iterable[Path]) -> Iterator[list[TurnRow]]:
-        """Stream the exports; yield the rows of each agent trace as soon as it is rebuilt."""
+        """Stream the exports; yield the rows of each agent trace as soon as it is rebuilt.
+
+        A trace is complete once `window` records have passed without one of its spans: a small window
+        lists turns sooner, a trace spread wider than it is listed in pieces."""
+        try:
+            yield from self._read_rows(paths)
+        finally:
+            with self._lock:
+                self.reading_done = True
+                self._lock.notify_all()
+
+    def _read_rows(self, paths: Iterable[Path]) -> Iterator[list[TurnRow]]:
         for path in paths:
-            for spans in iter_trace_groups([path], skipped=self.skipped):
+            for spans in iter_trace_groups([path], window=self.window, skipped=self.skipped):
                 trace = build_trace(spans)
                 if trace.producer is None or not trace.turns:
                     continue
@@ -114,15 +131,21 @@ class TraceStore:
                     self._order.append(trace.trace_id)
                     self._lock.notify_all()
                 yield [turn_row(trace, turn, path) for turn in trace.turns]
+
+    def wake(self) -> None:
         with self._lock:
-            self.reading_done = True
             self._lock.notify_all()
 
     def want(self, trace_id: str) -> None:
         """Scrub this trace next (the user opened one of its turns)."""
         with self._lock:
             self._wanted.append(trace_id)
+            self._ever_wanted.add(trace_id)
             self._lock.notify_all()
+
+    def was_wanted(self, trace_id: str) -> bool:
+        with self._lock:
+            return trace_id in self._ever_wanted
 
     def scrubbed(self, trace_id: str) -> ScrubbedTrace | None:
         with self._lock:
@@ -142,7 +165,7 @@ class TraceStore:
                     return None
                 self._lock.wait(timeout=0.2)
         scrubbed, replaced = scrub_trace(trace, engine)
-        done = ScrubbedTrace(trace=scrubbed, replaced=replaced, export=path)
+        done = ScrubbedTrace(trace=scrubbed, replaced=replaced, export=path, scrub=scrub_info(engine, replaced))
         with self._lock:
             del self._raw[trace_id]
             self._scrubbed[trace_id] = done

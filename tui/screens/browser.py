@@ -1,14 +1,15 @@
 """The trace browser: every turn of the exports in a table that fills while the files stream in.
 
-Two thread workers feed it: the reader posts each trace's metadata as soon as it is rebuilt, the
-scrubber posts each trace's scrubbed input snippet (and whether the eval repo already holds the turn).
+A loader process (`tui.loader`) reads and scrubs; a thread worker relays what it sends: each trace's
+metadata as soon as it is rebuilt, then each trace's scrubbed input snippet (and whether the eval repo
+already holds the turn). Raw text stays in the loader process.
 Enter opens a turn: its trace is scrubbed first if it is not yet, then drafted, then edited.
 """
 
 from __future__ import annotations
 
 import threading
-import time
+from dataclasses import replace
 from pathlib import Path
 
 from textual import on, work
@@ -21,13 +22,11 @@ from promote.errors import PromoteError
 from tui import seams
 from tui.edit_session import EditSession
 from tui.messages import LoadProgressed, TurnsRead, TurnsScrubbed
-from tui.trace_store import ScrubbedTrace, TraceStore, TurnRow, snippet_updates
+from tui.loader import Loader
+from tui.trace_store import ScrubbedTrace, TurnRow
 from tui.widgets.filter_bar import FilterBar, TurnFilter
 from tui.widgets.load_progress import LoadProgress
 from tui.widgets.turn_table import COLUMNS, TurnTable
-
-BATCH_SECONDS = 0.05
-
 
 class BrowserScreen(Screen):
     """Pick the turn to promote."""
@@ -45,7 +44,10 @@ class BrowserScreen(Screen):
         super().__init__()
         self.exports = exports
         self.repo = repo
-        self.store = TraceStore()
+        self.loader: Loader | None = None
+        self.scrubbed: dict[str, ScrubbedTrace] = {}
+        self.agents: set[str] = set()
+        self.tools: set[str] = set()
         self.rows: dict[str, TurnRow] = {}
         self.filter = TurnFilter()
         self.traces_read = 0
@@ -66,65 +68,36 @@ class BrowserScreen(Screen):
     def on_mount(self) -> None:
         self.sub_title = ", ".join(path.name for path in self.exports)
         self.query_one(TurnTable).focus()
-        self._read()
-        self._scrub()
+        self._load()
 
     def on_unmount(self) -> None:
         self._stop.set()
+        if self.loader is not None:
+            self.loader.stop()
 
-    # workers -------------------------------------------------------------------------------------
+    # the loader ------------------------------------------------------------------------------
 
-    @work(thread=True, group="load", name="read exports")
-    def _read(self) -> None:
-        batch: list[TurnRow] = []
-        sent = time.monotonic()
-        try:
-            for rows in self.store.read_rows(self.exports):
-                if self._stop.is_set():
-                    return
-                batch += rows
-                if not self.rows and not self.traces_read or time.monotonic() - sent > BATCH_SECONDS:
-                    self.post_message(TurnsRead(batch))
-                    batch, sent = [], time.monotonic()
-        except PromoteError as exc:
-            self.load_error = str(exc)
-            self.store.reading_done = True
-        self.post_message(TurnsRead(batch))
-        self.reading_done = True
-        self._post_progress()
-
-    @work(thread=True, group="load", name="scrub traces")
-    def _scrub(self) -> None:
-        engine = seams.engine()
-        duplicate = self._duplicate_finder()
-        done: list[ScrubbedTrace] = []
-        sent = time.monotonic()
-        while (scrubbed := self.store.scrub_next(engine, self._stop)) is not None:
-            done.append(scrubbed)
-            wanted = self._pending_open is not None and self._pending_open.startswith(scrubbed.trace.trace_id)
-            if wanted or time.monotonic() - sent > BATCH_SECONDS:
-                self._post_scrubbed(done, duplicate)
-                done, sent = [], time.monotonic()
-        self._post_scrubbed(done, duplicate)
+    @work(thread=True, group="load", name="load exports")
+    def _load(self) -> None:
+        """Relay the loader process's messages to this screen (the thread mostly waits on a pipe)."""
+        self.loader = Loader(self.exports, self.repo)
+        for message in self.loader.messages():
+            if self._stop.is_set():
+                break
+            kind = message[0]
+            if kind == "rows":
+                self.post_message(TurnsRead(message[1]))
+            elif kind == "scrubbed":
+                self.post_message(TurnsScrubbed(message[1], message[2]))
+            elif kind == "error":
+                self.load_error = message[1]
+                self._post_progress()
+            elif kind == "read_done":
+                self.reading_done = True
+                self._post_progress()
         self.scrubbing_done = True
         self._post_progress()
-
-    def _post_scrubbed(self, done: list[ScrubbedTrace], duplicate) -> None:
-        updates = [update for item in done for update in snippet_updates(item, duplicate)]
-        self.post_message(TurnsScrubbed(updates, done))
-
-    def _duplicate_finder(self):
-        if self.repo is None or not self.repo.case_files():
-            return None
-        memo: dict[tuple[str, tuple[str, ...]], Path | None] = {}
-
-        def find(user_input: str, tools: list[str]) -> Path | None:
-            key = (" ".join(user_input.split()), tuple(tools))
-            if key not in memo:
-                memo[key] = self.repo.find_duplicate(user_input, tools)
-            return memo[key]
-
-        return find
+        self.loader.stop()
 
     def _post_progress(self) -> None:
         self.post_message(LoadProgressed(len(self.rows), self.traces_read, self.traces_scrubbed,
@@ -138,18 +111,18 @@ class BrowserScreen(Screen):
         for row in message.rows:
             self.rows[row.key] = row
         table.add_turns([row for row in message.rows if self._shown(row)])
-        self._offer_choices()
+        self._offer_choices(message.rows)
         self._show_progress()
 
     def on_turns_scrubbed(self, message: TurnsScrubbed) -> None:
         table = self.query_one(TurnTable)
         self.traces_scrubbed += len(message.traces)
+        for done in message.traces:
+            self.scrubbed[done.trace.trace_id] = done
         for key, snippet, promoted in message.updates:
             row = self.rows.get(key)
             if row is None:
                 continue
-            from dataclasses import replace
-
             row = self.rows[key] = replace(row, snippet=snippet, promoted=promoted)
             if self.filter.text and not self._shown(row):
                 continue
@@ -159,7 +132,7 @@ class BrowserScreen(Screen):
         self._show_progress()
         if self._pending_open is not None:
             trace_id = self.rows[self._pending_open].trace_id
-            if self.store.scrubbed(trace_id) is not None:
+            if trace_id in self.scrubbed:
                 key, self._pending_open = self._pending_open, None
                 self._draft(key)
 
@@ -179,10 +152,12 @@ class BrowserScreen(Screen):
         f = self.filter
         return row.matches(f.text, f.agent, f.tool, f.errors_only)
 
-    def _offer_choices(self) -> None:
-        agents = {row.agent for row in self.rows.values()}
-        tools = {tool for row in self.rows.values() for tool in row.tools}
-        self.query_one(FilterBar).set_choices(sorted(agents), sorted(tools))
+    def _offer_choices(self, rows: list[TurnRow]) -> None:
+        before = (len(self.agents), len(self.tools))
+        self.agents.update(row.agent for row in rows)
+        self.tools.update(tool for row in rows for tool in row.tools)
+        if (len(self.agents), len(self.tools)) != before:
+            self.query_one(FilterBar).set_choices(sorted(self.agents), sorted(self.tools))
 
     def _refilter(self) -> None:
         self.query_one(TurnTable).show_rows([row for row in self.rows.values() if self._shown(row)])
@@ -227,9 +202,10 @@ class BrowserScreen(Screen):
             self.notify("this turn was exported without message content: nothing to draft from",
                         severity="warning")
             return
-        if self.store.scrubbed(row.trace_id) is None:
+        if row.trace_id not in self.scrubbed:
             self._pending_open = key
-            self.store.want(row.trace_id)
+            if self.loader is not None:
+                self.loader.want(row.trace_id)
             self.notify("scrubbing this trace first…", timeout=3)
             return
         self._draft(key)
@@ -237,8 +213,7 @@ class BrowserScreen(Screen):
     @work(thread=True, group="draft", exclusive=True, name="draft turn")
     def _draft(self, key: str) -> None:
         row = self.rows[key]
-        scrubbed = self.store.scrubbed(row.trace_id)
-        assert scrubbed is not None
+        scrubbed = self.scrubbed[row.trace_id]
         try:
             session = EditSession.from_draft(scrubbed, row.turn, repo=self.repo, by=self.app.by,
                                              now=self.app.now)

@@ -167,8 +167,37 @@ class PromoteScreen(Screen):
         self.notify(str(exc), title="not saved", severity="error", timeout=8)
 
     def action_open_pr(self) -> None:
-        self.notify("opening a pull request needs `promote pr` (not yet available in this version)",
-                    severity="warning")
+        if self.session.dirty:
+            self.notify("save the case first (ctrl+s): the pull request holds the file as saved",
+                        severity="warning")
+            return
+        if self.session.repo is None:
+            self.notify("no eval repo: start with --repo DIR", severity="error")
+            return
+        self.notify("opening the pull request…", timeout=3)
+        self._open_pr()
+
+    @work(thread=True, exclusive=True, group="pr", name="open pull request")
+    def _open_pr(self) -> None:
+        from promote.repo.git import Git
+        from promote.repo.pr import PrOptions, open_pull_request
+
+        root = self.session.repo.root
+        try:
+            # With a remote: push and open it; without one the branch is committed locally and the
+            # PR text is shown for opening by hand.
+            has_remote = Git(root).remote_url() is not None
+            result = open_pull_request([self.session.path], root, PrOptions(open=has_remote))
+        except PromoteError as exc:
+            self.app.call_from_thread(self.notify, str(exc), title="no pull request", severity="error",
+                                      timeout=10)
+            return
+        self.app.call_from_thread(self._pr_opened, result)
+
+    def _pr_opened(self, result) -> None:
+        from tui.screens.pr_result import PrResultScreen
+
+        self.app.push_screen(PrResultScreen(result))
 
     # navigation --------------------------------------------------------------------------------
 

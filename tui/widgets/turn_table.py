@@ -11,8 +11,14 @@ from tui.trace_store import TurnRow
 
 COLUMNS = (("mark", "✓"), ("time", "time (UTC)"), ("agent", "agent"), ("input", "input"), ("tools", "tools"),
            ("tokens", "tokens"), ("duration", "ms"), ("errors", "err"))
-WIDTHS = {"input": 44, "tools": 34}
+# Every column has a width: the table then never measures cells, and long text is cut once, here.
+WIDTHS = {"mark": 1, "time": 19, "agent": 18, "input": 44, "tools": 34, "tokens": 6, "duration": 6, "errors": 3}
 PENDING = Text("scrubbing…", style="dim italic")
+
+
+def _cut(text: str, width: int) -> Text:
+    """Plain text cut to the column (a `str` cell would be read as Rich markup)."""
+    return Text(text if len(text) <= width else text[: width - 1] + "…", no_wrap=True)
 
 
 def _plain(cell: Any) -> str:
@@ -44,10 +50,10 @@ class TurnTable(DataTable):
 
     def cells(self, row: TurnRow) -> list[Any]:
         mark = Text("●", style="bold green") if row.promoted else ""
-        tools = Text(", ".join(row.tools) or "-", no_wrap=True, overflow="ellipsis")
+        tools = _cut(", ".join(row.tools) or "-", WIDTHS["tools"])
         return [
-            mark, row.started, row.agent,
-            Text(row.snippet, no_wrap=True, overflow="ellipsis") if row.snippet is not None else PENDING,
+            mark, row.started, _cut(row.agent, WIDTHS["agent"]),
+            _cut(row.snippet, WIDTHS["input"]) if row.snippet is not None else PENDING,
             tools, str(row.tokens) if row.tokens is not None else "-",
             f"{row.duration_ms:.0f}" if row.duration_ms is not None else "-",
             Text(str(row.errors), style="bold red") if row.errors else "",
