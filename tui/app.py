@@ -72,8 +72,8 @@ class PromoteApp(App[int]):
                 session.drop_recovery()
             self.push_screen(PromoteScreen(session))
 
-        self.push_screen(ConfirmScreen("Unsaved edits of this case were found from an earlier run. Recover them?",
-                                       yes="Recover", no="Discard"), answered)
+        question = "Unsaved edits of this case were found from an earlier run. Recover them?"
+        self.push_screen(ConfirmScreen(question, yes="Recover", no="Discard"), answered)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

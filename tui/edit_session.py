@@ -25,6 +25,25 @@ from tui import seams
 from tui.trace_store import ScrubbedTrace
 
 
+def recovery_folder(repo: seams.EvalRepo | None) -> Path:
+    """Under the eval repo's `.git/promote/` (never tracked), else the XDG state folder."""
+    if repo is not None and (repo.root / ".git").is_dir():
+        return repo.root / ".git" / "promote" / "recovery"
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "promote" / "recovery"
+
+
+def pending_recoveries(repo: seams.EvalRepo | None) -> set[str]:
+    """The sources (`trace:<id>:<turn>`, `case:<path>`) that have unsaved edits from an earlier run."""
+    found = set()
+    for path in sorted(recovery_folder(repo).glob("*.json")):
+        try:
+            found.add(str(json.loads(path.read_text(encoding="utf-8"))["source"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return found
+
+
 @dataclass
 class EditSession:
     case: Case
@@ -120,14 +139,8 @@ class EditSession:
     # recovery ---------------------------------------------------------------------------------
 
     def recovery_path(self) -> Path:
-        """Under the eval repo's `.git/promote/` (never tracked), else the XDG state folder."""
         digest = hashlib.sha256(self.source.encode()).hexdigest()[:16]
-        if self.repo is not None and (self.repo.root / ".git").is_dir():
-            folder = self.repo.root / ".git" / "promote" / "recovery"
-        else:
-            state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-            folder = Path(state) / "promote" / "recovery"
-        return folder / f"{digest}.json"
+        return recovery_folder(self.repo) / f"{digest}.json"
 
     def write_recovery(self) -> None:
         if not self.dirty:

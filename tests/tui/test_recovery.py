@@ -8,6 +8,7 @@ from tests.tui.conftest import make_app, settle
 from tests.tui.test_flow import open_carryover
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.promote import PromoteScreen
+from tui.widgets.turn_table import TurnTable
 
 EDIT = " Ask HR about exceptions."
 
@@ -40,6 +41,9 @@ async def restart_and_recover(eval_repo) -> None:
     app = make_app(eval_repo)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
+        table = app.screen.query_one(TurnTable)
+        [marked] = table.recovering  # offered at start: the turn with unsaved edits is marked
+        assert str(table.cells(table.rows_by_key[marked])[0]) == "✎"
         await pilot.press("slash", *"carries into next year", "escape", "enter")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen)

@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Footer, Header, Input
 
 from promote.errors import PromoteError
 from tui import seams
-from tui.edit_session import EditSession
+from tui.edit_session import EditSession, pending_recoveries
 from tui.messages import LoadProgressed, TurnsRead, TurnsScrubbed
 from tui.loader import Loader
 from tui.trace_store import ScrubbedTrace, TurnRow
@@ -67,7 +67,13 @@ class BrowserScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = ", ".join(path.name for path in self.exports)
-        self.query_one(TurnTable).focus()
+        table = self.query_one(TurnTable)
+        table.focus()
+        table.recovering = {source.removeprefix("trace:") for source in pending_recoveries(self.repo)
+                            if source.startswith("trace:")}
+        if table.recovering:
+            self.notify(f"unsaved edits of {len(table.recovering)} turn(s) from an earlier run: marked ✎, "
+                        "open one to recover them", timeout=8)
         self._load()
 
     def on_unmount(self) -> None:

@@ -47,12 +47,14 @@ class PromoteScreen(Screen):
 
     CSS_PATH = "promote.tcss"
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True, tooltip="Validate, check for personal data, write the case"),
+        Binding("ctrl+s", "save", "Save", priority=True,
+                tooltip="Validate, check for personal data, write the case"),
         Binding("ctrl+o", "open_pr", "Open PR", tooltip="Commit the saved case on a branch and open a PR"),
         Binding("ctrl+pagedown,f6", "tab(1)", "Next tab", tooltip="Show the next tab of the case"),
         Binding("ctrl+pageup,shift+f6", "tab(-1)", "Prev tab", show=False, tooltip="Show the previous tab"),
         Binding("f3", "toggle_timeline", "Timeline", tooltip="Hide or show the trace timeline"),
-        Binding("f4", "focus_problems", "Problems", tooltip="Go to the problems list (Enter jumps to the field)"),
+        Binding("f4", "focus_problems", "Problems",
+                tooltip="Go to the problems list (Enter jumps to the field)"),
         Binding("escape", "back", "Back", tooltip="Back to the trace browser (or quit)"),
     ]
 
@@ -64,8 +66,11 @@ class PromoteScreen(Screen):
     def compose(self) -> ComposeResult:
         session = self.session
         case, drafted = session.case, session.drafted or session.case
-        trace_calls = [ExpectedToolCall(name=call.name, args=call.args if isinstance(call.args, dict) and call.args
-                                        else None) for call in (session.turn.tool_calls if session.turn else [])]
+        turn = session.turn
+        trace_calls = [
+            ExpectedToolCall(name=call.name, args=(call.args or None) if isinstance(call.args, dict) else None)
+            for call in (turn.tool_calls if turn else [])
+        ]
         yield Header(show_clock=False)
         with Horizontal(id="promote-body"):
             yield TurnTimeline(session.turn, id="timeline")
@@ -74,7 +79,7 @@ class PromoteScreen(Screen):
                     with TabPane("Basics", id="basics"):
                         yield BasicsTab(case)
                     with TabPane("Output", id="output"):
-                        yield OutputTab(case.expected_output, session.turn.final_response if session.turn else None)
+                        yield OutputTab(case.expected_output, turn.final_response if turn else None)
                     with TabPane("Tools", id="tools"):
                         yield ToolsTab(case.expected_tools, trace_calls)
                     with TabPane("Numbers", id="numbers"):
@@ -232,8 +237,11 @@ class PromoteScreen(Screen):
             listing.focus()
             listing.highlighted = int(re.search(r"calls\[(\d+)\]", message.field).group(1))
             return
-        target = pane.query(f"#basics-{top}").first() if tab == "basics" and pane.query(f"#basics-{top}") else None
-        (target or pane).focus() if target else self._focus_first(pane)
+        fields = pane.query(f"#basics-{top}") if tab == "basics" else None
+        if fields:
+            fields.first().focus()
+        else:
+            self._focus_first(pane)
 
     def _focus_first(self, pane: TabPane) -> None:
         for widget in pane.query("*"):

@@ -36,8 +36,9 @@ class EntitiesTab(VerticalScroll):
         yield Label("tenant id")
         yield Input(tenant.id if tenant else "", id="tenant-id")
         yield Label("tenant environment")
-        yield Select([(v, v) for v in ("sandbox", "staging")], value=tenant.environment if tenant else "sandbox",
-                     allow_blank=False, id="tenant-environment")
+        environment = tenant.environment if tenant else "sandbox"
+        yield Select([(v, v) for v in ("sandbox", "staging")], value=environment, allow_blank=False,
+                     id="tenant-environment")
         yield Label("tenant data")
         yield Select([(v, v) for v in ("synthetic", "production-scrubbed")],
                      value=tenant.data if tenant else "synthetic", allow_blank=False, id="tenant-data")

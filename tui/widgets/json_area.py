@@ -31,7 +31,8 @@ class JsonArea(Vertical):
         self._initial = value
 
     def compose(self) -> ComposeResult:
-        yield TextArea(self._dump(self._initial), soft_wrap=True, show_line_numbers=False, tab_behavior="indent")
+        yield TextArea(self._dump(self._initial), soft_wrap=True, show_line_numbers=False,
+                       tab_behavior="indent")
         yield Label("", classes="json-status")
 
     @staticmethod

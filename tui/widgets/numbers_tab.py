@@ -67,7 +67,8 @@ class NumbersTab(VerticalScroll):
             field = self.query_one(f"#fig-{name}", Input)
             value = getattr(figure, name) if figure is not None else None
             with field.prevent(Input.Changed):
-                field.value = "" if value is None else (f"{value:g}" if isinstance(value, float) else str(value))
+                field.value = "" if value is None else (
+                    f"{value:g}" if isinstance(value, float) else str(value))
 
     def _emit(self) -> None:
         self.post_message(CaseEdited("numeric", [figure for figure, accepted in self.entries if accepted]))

@@ -12,7 +12,8 @@ from tui.messages import CaseEdited
 
 
 class OutputTab(Vertical):
-    BINDINGS = [Binding("ctrl+r", "reset", "Reset reply", tooltip="Put back the reply the agent gave in the trace")]
+    BINDINGS = [Binding("ctrl+r", "reset", "Reset reply",
+                        tooltip="Put back the reply the agent gave in the trace")]
 
     def __init__(self, text: str | None, trace_reply: str | None, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -14,7 +14,8 @@ from tui.messages import CaseEdited
 PII = "pii-leak"
 CONTENT = "harmful-content"
 # Llama Guard 4's hazard categories (shared/reference/backends.md §3.1): the scope of a harmful-content rule.
-HAZARDS = ("S1 violent crimes", "S2 non-violent crimes", "S3 sex-related crimes", "S4 child sexual exploitation",
+HAZARDS = ("S1 violent crimes", "S2 non-violent crimes", "S3 sex-related crimes",
+           "S4 child sexual exploitation",
            "S5 defamation", "S6 specialized advice", "S7 privacy", "S8 intellectual property",
            "S9 indiscriminate weapons", "S10 hate", "S11 suicide and self-harm", "S12 sexual content",
            "S13 elections", "S14 code interpreter abuse")

@@ -43,13 +43,16 @@ class TurnTable(DataTable):
         self.rows_by_key: dict[str, TurnRow] = {}
         self.sort_column: str | None = None
         self.sort_reverse = False
+        self.recovering: set[str] = set()
+        """Keys of rows with unsaved edits from an earlier run (marked ✎)."""
 
     def on_mount(self) -> None:
         for key, label in COLUMNS:
             self.add_column(label, key=key, width=WIDTHS.get(key))
 
     def cells(self, row: TurnRow) -> list[Any]:
-        mark = Text("●", style="bold green") if row.promoted else ""
+        mark = (Text("✎", style="bold yellow") if row.key in self.recovering else
+                Text("●", style="bold green") if row.promoted else "")
         tools = _cut(", ".join(row.tools) or "-", WIDTHS["tools"])
         return [
             mark, row.started, _cut(row.agent, WIDTHS["agent"]),

@@ -73,5 +73,6 @@ class TurnTimeline(VerticalScroll):
         if call.error:
             parts += [Static(Text("error", style="bold red")), Static(highlighted(call.error), classes="json")]
         if call.result is not None:
-            parts += [Static(Text("result", style="bold")), Static(highlighted(pretty(call.result)), classes="json")]
+            parts += [Static(Text("result", style="bold")),
+                      Static(highlighted(pretty(call.result)), classes="json")]
         return Collapsible(*parts, title=title, collapsed=True, classes="tool")
