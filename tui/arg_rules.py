@@ -1,7 +1,7 @@
 """Per-argument match rules as the tools tab edits them: a kind and one line of text.
 
-The case keeps today's YAML forms (`exact`, `ignore`, `regex:<p>`, `tolerance:<n>`, a list = one_of);
-this is the one place the UI converts between them and its (kind, text) pair.
+`promote.case.model.ArgRule` is the rule; this is the one place the UI converts between it and the
+(kind, text) pair a rule row shows.
 """
 
 from __future__ import annotations
@@ -9,6 +9,10 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+
+from pydantic import ValidationError
+
+from promote.case.model import ArgRule
 
 KINDS = ("exact", "ignore", "regex", "tolerance", "one_of")
 
@@ -41,9 +45,18 @@ def split_rule(rule: Any) -> tuple[str, str]:
     return (text, "") if text in KINDS else ("exact", "")
 
 
-def join_rule(kind: str, text: str) -> tuple[Any, str | None]:
-    """(kind, text) → (the stored rule, an error message or None)."""
-    text = text.strip()
+def join_rule(kind: str, text: str) -> tuple[ArgRule | None, str | None]:
+    """(kind, text) → (the typed rule, or None and what is wrong with the text)."""
+    raw, error = _raw_rule(kind, text.strip())
+    if error:
+        return None, error
+    try:
+        return ArgRule.model_validate(raw), None
+    except ValidationError as exc:
+        return None, exc.errors()[0]["msg"].removeprefix("Value error, ")
+
+
+def _raw_rule(kind: str, text: str) -> tuple[Any, str | None]:
     if kind in ("exact", "ignore"):
         return kind, None
     if kind == "regex":

@@ -56,8 +56,8 @@ class EditSession:
     """The scrubbed turn the case was drafted from, when there is one."""
     drafted: Case | None = None
     """The case as first drafted or loaded (resets and the numbers' and chunks' suggestions)."""
-    notes: list[str] = field(default_factory=list)
-    """The draft's review notes."""
+    notes: list[seams.Problem] = field(default_factory=list)
+    """The draft's review notes (severity note)."""
     repo: seams.EvalRepo | None = None
     source: str = ""
     """What this session edits, for the recovery file's name: `trace:<id>:<turn>` or `case:<path>`."""
@@ -69,7 +69,8 @@ class EditSession:
     @classmethod
     def from_draft(cls, scrubbed: ScrubbedTrace, turn: int, *, repo: seams.EvalRepo | None,
                    by: str | None = None, now: datetime | None = None) -> EditSession:
-        options = DraftOptions(by=by, cases_dir=repo.cases_dir if repo else None, now=now)
+        options = DraftOptions(by=by, cases_dir=repo.cases_dir if repo else None,
+                               repo=repo.root if repo else None, now=now)
         scrub = scrubbed.scrub or scrub_info(seams.engine(), scrubbed.replaced)
         result = draft_case(scrubbed.trace, turn, export_path=scrubbed.export, scrub=scrub, options=options)
         cases_dir = repo.cases_dir if repo else Path.cwd()
@@ -109,7 +110,7 @@ class EditSession:
         return self.path
 
     def render(self) -> str:
-        return seams.render_case(self.to_write(), self.base, self.target())
+        return seams.render_case(self.to_write(), self.base, path=self.target())
 
     def diff(self) -> str:
         target = self.target()
@@ -120,21 +121,23 @@ class EditSession:
         return "".join(lines) or "no change from the file on disk\n"
 
     def problems(self) -> list[seams.Problem]:
-        return seams.validate_case(self.to_write())
+        """The case's live problems, then the draft's review notes."""
+        return seams.live_problems(self.to_write(), self.target()) + list(self.notes)
 
     # saving -----------------------------------------------------------------------------------
 
-    def save(self) -> seams.SavedCase:
-        """Write through `save_case`; afterwards the file is the base of the next save."""
+    def save(self) -> tuple[seams.SavedCase, bool]:
+        """Write through `save_case` (and whether the file changed); the file is then the next base."""
         case = self.to_write()
+        before = self.base.text if self.base is not None else None
         target = self.target()
-        saved = seams.save_case(case, target, base=self.base, overwrite=self.base is not None)
+        saved = seams.save_case(case, target, base=self.base)
         self.path = target
         self.base = seams.load_case(target)
         self.case = self.base.case
         self.saved_json = case_json(self.case)
         self.drop_recovery()
-        return saved
+        return saved, saved.text != before
 
     # recovery ---------------------------------------------------------------------------------
 

@@ -89,7 +89,7 @@ class PromoteScreen(Screen):
                     with TabPane("Safety", id="safety"):
                         yield SafetyTab(case.safety)
                     with TabPane("Entities", id="entities"):
-                        catalog = session.repo.catalog if session.repo else []
+                        catalog = session.repo.catalog.entities if session.repo else []
                         yield EntitiesTab(case.entities, catalog, case.params, case.tenant)
                     with TabPane("YAML", id="yaml"):
                         yield YamlPreview(id="yaml-preview")
@@ -111,12 +111,7 @@ class PromoteScreen(Screen):
         case = self.session.case
         if getattr(case, field) == value:
             return False
-        updated = case.model_copy(update={field: value})
-        originally = (self.session.drafted or case).model_fields_set
-        default = Case.model_fields[field].get_default(call_default_factory=True)
-        if value == default and field not in originally:
-            updated.__pydantic_fields_set__.discard(field)  # an emptied optional field is not written
-        self.session.case = updated
+        self.session.case = case.model_copy(update={field: value})
         return True
 
     @on(CaseEdited)
@@ -149,19 +144,19 @@ class PromoteScreen(Screen):
     @work(thread=True, exclusive=True, group="save", name="save case")
     def _save(self) -> None:
         try:
-            saved = self.session.save()
+            saved, changed = self.session.save()
         except seams.CaseRefused as exc:
             self.app.call_from_thread(self._refused, exc)
             return
         except PromoteError as exc:
             self.app.call_from_thread(self._refused, exc)
             return
-        self.app.call_from_thread(self._saved, saved)
+        self.app.call_from_thread(self._saved, saved, changed)
 
-    def _saved(self, saved: seams.SavedCase) -> None:
+    def _saved(self, saved: seams.SavedCase, changed: bool) -> None:
         self.saving = False
         self._refresh_views()
-        self.notify(f"saved {saved.path}" if saved.changed else f"no change: {saved.path} left as it was",
+        self.notify(f"saved {saved.path}" if changed else f"no change: {saved.path} left as it was",
                     title="saved")
 
     def _refused(self, exc: PromoteError) -> None:

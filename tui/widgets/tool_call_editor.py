@@ -70,5 +70,5 @@ class ToolCallEditor(Vertical):
             return
         if match == (self.call.match or {}):
             return
-        self.call = self.call.model_copy(update={"match": match or None})
+        self.call = self.call.model_copy(update={"match": match or None})  # typed rules: no re-validation
         self.post_message(self.Changed(self.call))
