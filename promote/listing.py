@@ -67,7 +67,8 @@ def list_traces(paths: Iterable[str | Path], *, scrub: Scrub | None = None) -> T
         trace = build_trace(unique)
         if not trace.turns:
             where = next((s.where for s in unique if s.where), "-")
-            listing.without_turns.append(Skipped(where=where, why=f"trace {trace.trace_id}: {trace.no_turns_reason}"))
+            why = f"trace {trace.trace_id}: {trace.no_turns_reason}"
+            listing.without_turns.append(Skipped(where=where, why=why))
         if trace.producer is None:
             listing.other_traces += 1
             continue
