@@ -28,6 +28,9 @@ from tui.widgets.filter_bar import FilterBar, TurnFilter
 from tui.widgets.load_progress import LoadProgress
 from tui.widgets.turn_table import COLUMNS, TurnTable
 
+FLUSH_SECONDS = 0.5
+
+
 class BrowserScreen(Screen):
     """Pick the turn to promote."""
 
@@ -46,6 +49,8 @@ class BrowserScreen(Screen):
         self.repo = repo
         self.loader: Loader | None = None
         self.scrubbed: dict[str, ScrubbedTrace] = {}
+        self._new_rows: list[TurnRow] = []
+        self._changed_keys: set[str] = set()
         self.agents: set[str] = set()
         self.tools: set[str] = set()
         self.rows: dict[str, TurnRow] = {}
@@ -74,6 +79,7 @@ class BrowserScreen(Screen):
         if table.recovering:
             self.notify(f"unsaved edits of {len(table.recovering)} turn(s) from an earlier run: marked ✎, "
                         "open one to recover them", timeout=8)
+        self.set_interval(FLUSH_SECONDS, self._flush, name="flush loaded turns")
         self._load()
 
     def on_unmount(self) -> None:
@@ -111,38 +117,49 @@ class BrowserScreen(Screen):
 
     # messages from the workers -----------------------------------------------------------------
 
+    # Every change to the table costs a re-render of its visible rows (its render caches are all
+    # dropped), so what the loader sends is applied at most every FLUSH_SECONDS, the first rows at once.
+
     def on_turns_read(self, message: TurnsRead) -> None:
-        table = self.query_one(TurnTable)
         self.traces_read += len({row.trace_id for row in message.rows})
         for row in message.rows:
             self.rows[row.key] = row
-        table.add_turns([row for row in message.rows if self._shown(row)])
-        self._offer_choices(message.rows)
-        self._show_progress()
+        self._new_rows += message.rows
+        if not self.query_one(TurnTable).row_count:
+            self._flush()
 
     def on_turns_scrubbed(self, message: TurnsScrubbed) -> None:
-        table = self.query_one(TurnTable)
         self.traces_scrubbed += len(message.traces)
         for done in message.traces:
             self.scrubbed[done.trace.trace_id] = done
         for key, snippet, promoted in message.updates:
             row = self.rows.get(key)
-            if row is None:
-                continue
-            row = self.rows[key] = replace(row, snippet=snippet, promoted=promoted)
-            if self.filter.text and not self._shown(row):
-                continue
-            table.update_turn(row)
-        if self.filter.text:
-            self._refilter()
-        self._show_progress()
+            if row is not None:
+                self.rows[key] = replace(row, snippet=snippet, promoted=promoted)
+                self._changed_keys.add(key)
         if self._pending_open is not None:
             trace_id = self.rows[self._pending_open].trace_id
             if trace_id in self.scrubbed:
                 key, self._pending_open = self._pending_open, None
                 self._draft(key)
 
+    def _flush(self) -> None:
+        if not self._new_rows and not self._changed_keys:
+            return
+        table = self.query_one(TurnTable)
+        new, self._new_rows = self._new_rows, []
+        changed, self._changed_keys = self._changed_keys, set()
+        table.add_turns([self.rows[row.key] for row in new if self._shown(self.rows[row.key])])
+        self._offer_choices(new)
+        if self.filter.text:
+            self._refilter()  # a snippet that arrived may match the filter now
+        else:
+            for key in changed:
+                table.update_turn(self.rows[key])
+        self._show_progress()
+
     def on_load_progressed(self, message: LoadProgressed) -> None:
+        self._flush()
         self.query_one(LoadProgress).show(message.turns, message.traces, message.scrubbed,
                                           message.reading_done, message.scrubbing_done, message.error)
         if message.error:
