@@ -104,7 +104,7 @@ def soak(minutes: float, seed: int) -> dict:
     rng = random.Random(seed)
     SCRUB_FORCE[:] = _scrub_force()
     counts = {"rounds": 0, "inputs_tried": 0, "faults_injected": 0, "kills": 0, "files_lost": 0,
-              "half_files": 0, "tracebacks": 0, "exit_3": 0, "unexpected_exit": 0, "by_damage": {}}
+              "half_files": 0, "tracebacks": 0, "exit_3": 0, "unexpected_exit": 0, "by_damage": {}, "examples": []}
     deadline = time.monotonic() + minutes * 60
     with tempfile.TemporaryDirectory(prefix="promote-soak-") as folder:
         work = Path(folder)
@@ -137,10 +137,15 @@ def soak(minutes: float, seed: int) -> dict:
                 now = _comparable(out.read_bytes()) if out.exists() else None
                 if was_killed and now not in (_comparable(previous), reference):
                     counts["half_files" if now is not None else "files_lost"] += 1
+                    counts["examples"].append(f"round {counts['rounds']}: {kind} {defect} killed: output changed")
                 if not was_killed and code == 0 and now != reference:
                     counts["half_files"] += 1
+                    counts["examples"].append(f"round {counts['rounds']}: {kind} {defect}: output differs")
                 run(command(kind, export, out), None, signal.SIGTERM)  # the next run cleans up after a kill
-                counts["half_files"] += len(list(work.glob(f".{out.name}.*")))
+                left = [p.name for p in work.glob(f".{out.name}.*") if p.suffix in (".partial", ".tmp")]
+                counts["half_files"] += len(left)
+                if left:
+                    counts["examples"].append(f"round {counts['rounds']}: {kind} left {left}")
             export.unlink()
     return counts
 
