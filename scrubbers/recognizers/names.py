@@ -30,7 +30,7 @@ _WEAK_SCORE = 0.6
 _PARTICLES = frozenset("""van von der den de del della dei di da das dos du la le les ter ten bin binti ibn
     al el y e zu af av st""".split())
 # A word of a name: capitalised (Unicode), with inner apostrophes and hyphenated parts (O'Neil, Jean-Luc).
-_NAME_WORD = r"\p{Lu}[\p{Ll}\p{M}]*(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*(?:-\p{Lu}[\p{Ll}\p{M}]+)*"
+_NAME_WORD = r"\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]{2,})?(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*(?:-\p{Lu}[\p{Ll}\p{M}]+)*"
 _INITIAL = r"\p{Lu}\.?"
 _PARTICLE = r"(?:" + "|".join(sorted(_PARTICLES, key=len, reverse=True)) + r")"
 _SEQ = regex.compile(

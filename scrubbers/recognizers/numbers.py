@@ -25,7 +25,7 @@ _DIGIT_RUN = regex.compile(r"(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)")
 _IBAN = regex.compile(r"(?<![\w])(?P<iban>[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]){11,30})(?![\w])")
 _PHONE_CUE = regex.compile(
     r"(?i:\b(?:call|phone|tel|telephone|mobile|cell|cellphone|whatsapp|sms|text|fax|ring|reach|contact|"
-    r"number|handy|telefon|téléphone|teléfono|telefone|portable|móvil)\b)")
+    r"handy|telefon|téléphone|teléfono|telefone|portable|móvil)\b)")
 _PHONE = regex.compile(r"(?<![\w+.-])(?P<phone>(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)(?![\w-]|\.\d)")
 # Unix times from 2000 to 2100, in seconds to nanoseconds: trace timestamps are digit runs too.
 _EPOCH_RANGES = [(946_684_800 * 10 ** e, 4_102_444_800 * 10 ** e) for e in (3, 6, 9)]
