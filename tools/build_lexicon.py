@@ -58,8 +58,12 @@ def main() -> None:
             zipf = zipf_frequency(name.lower(), "en")
             common = zipf >= VERY_COMMON_ZIPF or (zipf >= COMMON_ZIPF and rank >= 100)
             sections["ambiguous" if common else section].add(name)
-    sections["first"] -= sections["ambiguous"]
-    sections["last"] -= sections["ambiguous"]
+    # Romanian is written with comma-below (ș, ț) and with cedilla (ş, ţ): both spellings are names
+    swap = str.maketrans("şţŞŢșțȘȚ", "șțȘȚşţŞŢ")
+    for section in sections.values():
+        section |= {name.translate(swap) for name in section if any(ch in name for ch in "şţŞŢșțȘȚ")}
+    # a name clean in one list ("Sarah" as a given name) is not ambiguous for being a rarer surname
+    sections["ambiguous"] -= sections["first"] | sections["last"]
     # wordfreq counts "McAllister" and "Becker" as words: a rarer word that is also a name is a name
     named = {n.lower() for table in (names.first_names, names.last_names)
              for n, rank in _ranked(table, NAME_RANK).items()}

@@ -40,11 +40,16 @@ _SEQ = regex.compile(
 _TOKEN = regex.compile(r"[^\s]+")
 _GREETING = (r"(?:hi|hello|hey|hiya|dear|thanks|thank\s+you|thx|ty|cheers|bye|goodbye|welcome|sorry|congrats|"
              r"congratulations|good\s+(?:morning|afternoon|evening|night)|ok|okay|sure|great|regards|best|"
-             r"sincerely|yours|ciao|hallo|hola|bonjour|salut|merci|danke|gracias|grazie|obrigad[oa])")
+             r"sincerely|yours|ciao|hallo|hola|bonjour|salut|merci|danke|gracias|grazie|obrigad[oa]|"
+             # verbs that take a person: "ping Hemal (...)", "ask Sven", "cc Dana"
+             r"ping|ask|tell|email|e-mail|message|notify|cc|page|paging|contact|call|thank)")
 # "Thanks, Elena." / "Hi Elena!" / "Dear Dr. Elena Ruiz" (the full-name rule takes two words).
 _AFTER_GREETING = regex.compile(
     rf"(?i:\b{_GREETING})[,!]?[ \t]+(?:(?i:mr|mrs|ms|dr|prof)\.?[ \t]+)?(?P<name>{_NAME_WORD})"
-    rf"(?=[ \t]*(?:[,.!?:;)]|$|\n))")
+    rf"(?=[ \t]*(?:[,.!?:;()]|$|\n))")
+# A given name in a script without case after a cue: "ping 涛 (...)", "Thanks, 翼!"
+_AFTER_GREETING_CASELESS = regex.compile(
+    rf"(?i:\b{_GREETING})[,!]?[ \t]*(?P<name>\p{{Han}}{{1,4}}|\p{{Hangul}}{{1,4}})(?=[ \t]*(?:[,.!?:;()]|$|\n))")
 # "Elena, you have 48.0 hours" / "Grace: the form is ready" at the head of a line.
 _LINE_HEAD = regex.compile(rf"(?m)^[ \t>*-]*(?P<name>{_NAME_WORD})(?=[ \t]*[,!][ \t]*(?P<next>\S+)?)")
 # ", Elena." at the end of a clause: "You're all set, Elena!"
@@ -68,10 +73,10 @@ _LIST_ITEM = regex.compile(
 _HAN = regex.compile(r"\p{Han}{2,4}(?:[ \t·・]\p{Han}{1,3})?")
 _HANGUL = regex.compile(r"\p{Hangul}{2,4}(?:[ \t]\p{Hangul}{1,4})?")
 _OTHER_SCRIPT = regex.compile(
-    r"(?:[\p{Cyrillic}\p{M}]+|[\p{Greek}\p{M}]+|[\p{Arabic}\p{M}]+|[\p{Hebrew}\p{M}]+|[\p{Devanagari}\p{M}]+|"
+    r"(?:[\p{Cyrillic}\p{M}-]+|[\p{Greek}\p{M}]+|[\p{Arabic}\p{M}-]+|[\p{Hebrew}\p{M}]+|[\p{Devanagari}\p{M}]+|"
     r"[\p{Bengali}\p{M}]+|[\p{Tamil}\p{M}]+|[\p{Telugu}\p{M}]+|[\p{Thai}\p{M}]+|[\p{Armenian}\p{M}]+|"
     r"[\p{Georgian}\p{M}]+)(?:[ \t][\p{Cyrillic}\p{Greek}\p{Arabic}\p{Hebrew}\p{Devanagari}\p{Bengali}"
-    r"\p{Tamil}\p{Telugu}\p{Thai}\p{Armenian}\p{Georgian}\p{M}]+){0,3}")
+    r"\p{Tamil}\p{Telugu}\p{Thai}\p{Armenian}\p{Georgian}\p{M}-]+){0,3}")
 _LATIN_LETTER = regex.compile(r"\p{Latin}")
 # Words that head a line before a comma but never name anyone ("Hi, I'm ...", "Sure, ...").
 _INTERJECTIONS = frozenset("""Hi Hello Hey Hiya Thanks Thank Yes Yeah Yep No Nope Ok Okay Sure Great Well So Also
@@ -144,6 +149,9 @@ class NameRecognizer(LocalRecognizer):
         for match in _AFTER_GREETING.finditer(text):
             if self._name_alone(match.group("name"), cued=True):
                 yield match.start("name"), match.end("name"), _CUE_SCORE
+        if not text.isascii():
+            for match in _AFTER_GREETING_CASELESS.finditer(text):
+                yield match.start("name"), match.end("name"), _CUE_SCORE
         for match in _CLAUSE_END.finditer(text):
             if self._name_alone(match.group("name"), cued=True):
                 yield match.start("name"), match.end("name"), _CUE_SCORE
@@ -204,13 +212,14 @@ class NameRecognizer(LocalRecognizer):
                 pos = item.end()
                 if not item.group("sep"):
                     break
-            if len(items) < 2 and not cue.group().rstrip().endswith(":"):
+            labelled = cue.group().rstrip().endswith(":")  # "owner: Ștefania Suciu", "cc: Dana"
+            if len(items) < 2 and not labelled:
                 continue
             for item in items:
                 words = item.group("item").split()
                 if any(self._plain_word(w) for w in words) or self._is_place(item.group("item")):
                     continue
-                if any(lex.is_any_name(w) for w in words) or len(items) > 1:
+                if any(lex.is_any_name(w) for w in words) or len(items) > 1 or (labelled and len(words) > 1):
                     yield item.start("item"), item.end("item"), _CUE_SCORE
 
     def _scripts(self, text: str) -> Iterator[tuple[int, int, float]]:

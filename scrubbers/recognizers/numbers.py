@@ -26,7 +26,7 @@ _IBAN = regex.compile(r"(?<![\w])(?P<iban>[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]){11
 _PHONE_CUE = regex.compile(
     r"(?i:\b(?:call|phone|tel|telephone|mobile|cell|cellphone|whatsapp|sms|text|fax|ring|reach|contact|"
     r"handy|telefon|téléphone|teléfono|telefone|portable|móvil)\b)")
-_PHONE = regex.compile(r"(?<![\w+.-])(?P<phone>(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)(?![\w-]|\.\d)")
+_PHONE = regex.compile(r"(?<![\w+.-])(?P<phone>\(?(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)(?![\w-]|\.\d)")
 # Unix times from 2000 to 2100, in seconds to nanoseconds: trace timestamps are digit runs too.
 _EPOCH_RANGES = [(946_684_800 * 10 ** e, 4_102_444_800 * 10 ** e) for e in (3, 6, 9)]
 
@@ -101,21 +101,27 @@ class InternationalValueRecognizer(LocalRecognizer):
                 continue
             start = m.start("phone") + (len(m.group("phone")) - len(m.group("phone").lstrip(" \t")))
             end = start + len(raw)
-            if raw.startswith(("+", "00")):
-                if self._valid(raw.replace("00", "+", 1) if raw.startswith("00") else raw, None):
+            international = raw.lstrip("(")
+            if international.startswith(("+", "00")):
+                if international.startswith("00"):
+                    international = "+" + international[2:]
+                if self._valid(international.replace(")", " ", 1) if raw.startswith("(") else international, None,
+                               possible=True):
                     yield start, end, 0.85
                 continue
             if digits < 7:
                 continue
             cued = bool(_PHONE_CUE.search(text, max(0, start - 25), start))
             shaped = raw.startswith(("0", "(")) and any(not ch.isdigit() for ch in raw.strip("()"))
-            if (cued or shaped) and any(self._valid(raw, region) for region in self.regions):
+            # after a phone word a number of a plausible length is enough; a bare "0..." must be valid
+            if (cued and any(self._valid(raw, region, possible=True) for region in self.regions)) or (
+                    shaped and any(self._valid(raw, region) for region in self.regions)):
                 yield start, end, 0.75 if cued else 0.6
 
     @staticmethod
-    def _valid(raw: str, region: str | None) -> bool:
+    def _valid(raw: str, region: str | None, possible: bool = False) -> bool:
         try:
             number = phonenumbers.parse(raw, region)
         except phonenumbers.NumberParseException:
             return False
-        return phonenumbers.is_valid_number(number)
+        return phonenumbers.is_possible_number(number) if possible else phonenumbers.is_valid_number(number)

@@ -76,4 +76,11 @@ class PathUserRecognizer(LocalRecognizer):
     def _names_someone(self, label: str) -> bool:
         """A host label or deployment name holding a given name ("elena-gpt4o", "ruiz-elena-dev")."""
         lex = self.lexicon
-        return any(len(part) >= 3 and part.lower() in lex.first_lower for part in _PARTS.findall(label))
+        for part in _PARTS.findall(label.lower()):
+            if len(part) >= 3 and part in lex.first_lower:
+                return True
+            # "karlwerner", "joseantonio": a given name run together with a name
+            if any(part[:i] in lex.first_lower and (part[i:] in lex.first_lower or part[i:] in lex.last_lower)
+                   for i in range(3, len(part) - 2)):
+                return True
+        return False
