@@ -128,7 +128,9 @@ def test_failed_write_leaves_the_old_file_intact(tmp_path: Path, monkeypatch: py
         raise OSError("disk full")
 
     monkeypatch.setattr(fsutil.os, "replace", broken_replace)
-    with pytest.raises(OSError):
+    from promote.errors import PromoteError
+
+    with pytest.raises(PromoteError, match="cannot write"):
         write_tree(path, new_tree(Case(id="hr.x_001", title="t", input="i")))
     assert path.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["case.yaml"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from promote.errors import PromoteError
+from promote.fsutil import TargetFile, remove_stale_partials, write_error
 from promote.ingest.containers import CompressedWriter
 
 RESUME_LOG = ".promote-scrub-done.json"
@@ -19,7 +19,13 @@ def plan_outputs(inputs: list[str], output: str) -> list[tuple[str, Path | str]]
     if not inputs:
         raise PromoteError("no input given", hint="name one or more trace exports, or - for stdin")
     if len(inputs) == 1:
-        return [(inputs[0], output if output == "-" else Path(output))]
+        planned: list[tuple[str, Path | str]] = [(inputs[0], output if output == "-" else Path(output))]
+        if output != "-":
+            if Path(output).is_dir():
+                raise PromoteError("is a folder, but one input is written to one file", where=output,
+                                   hint="name the output file, e.g. -o OUT/" + Path(inputs[0]).name)
+            refuse_inputs_as_targets(inputs, [Path(output)], what="output")
+        return planned
     if output == "-" or "-" in inputs:
         raise PromoteError("several inputs need -o FOLDER (stdin and stdout take one export)")
     folder = Path(output)
@@ -29,52 +35,95 @@ def plan_outputs(inputs: list[str], output: str) -> list[tuple[str, Path | str]]
     names = [Path(source).name for source in inputs]
     if len(set(names)) != len(names):
         raise PromoteError("two inputs have the same file name; scrub them into separate folders")
-    return [(source, folder / name) for source, name in zip(inputs, names)]
+    planned = [(source, folder / name) for source, name in zip(inputs, names)]
+    refuse_inputs_as_targets(inputs, [target for _, target in planned], what="output")
+    return planned
+
+
+def refuse_inputs_as_targets(inputs: list[str], targets: list[Path], *, what: str) -> None:
+    """PromoteError when a file to be written is one of the inputs, however it is spelled (relative,
+    through a symlink, a hard link): writing it would destroy the raw export before it is read."""
+    sources = {}
+    for source in inputs:
+        if source == "-":
+            continue
+        try:
+            stat = os.stat(source)
+        except OSError:
+            continue
+        sources[(stat.st_dev, stat.st_ino)] = source
+    for target in targets:
+        try:
+            stat = os.stat(target)
+        except OSError:
+            continue
+        source = sources.get((stat.st_dev, stat.st_ino))
+        if source is not None:
+            raise PromoteError(f"the {what} is the input {source}; writing it would destroy the export",
+                               where=str(target), hint=f"choose another {what} path")
+
+
+def check_report_path(report: str, inputs: list[str]) -> Path:
+    """The `--report` path, checked before any work: not an input, not a folder, its folder exists."""
+    path = Path(report)
+    if path.is_dir():
+        raise PromoteError("is a folder", where=report, hint="name the report file, e.g. --report scrub-report.json")
+    if not path.parent.is_dir():
+        raise PromoteError("its folder does not exist", where=report, hint=f"create {path.parent} first")
+    refuse_inputs_as_targets(inputs, [path], what="report")
+    return path
 
 
 class OutputAssembler:
     """Concatenates scrubbed blocks into the output, compressing as the input was compressed.
 
-    Writes to a temp file beside the target and renames it at the end, so an interrupted run leaves
-    no half file; `-` streams to stdout.
+    Writes to a temp file beside the target and renames it at the end (`promote.fsutil.TargetFile`),
+    so an interrupted run leaves no half file; `-` streams to stdout.
     """
 
     def __init__(self, target: Path | str, compression: str | None) -> None:
         self._target = target
         self._compression = compression
-        self._temp: Path | None = None
+        self._file: TargetFile | None = None
 
     def __enter__(self) -> "OutputAssembler":
         if self._target == "-":
             self._stream = sys.stdout.buffer
         else:
-            target = Path(self._target)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
-            self._temp = Path(temp)
-            self._stream = os.fdopen(handle, "wb")
+            remove_stale_partials(Path(self._target))
+            self._file = TargetFile(Path(self._target))
+            self._stream = self._file.stream
         self._writer = CompressedWriter(self._stream, self._compression)
         return self
 
     def write(self, data: bytes) -> None:
-        self._writer.write(data)
+        try:
+            self._writer.write(data)
+        except OSError as error:
+            raise self._error(error) from None
+
+    def _error(self, error: OSError) -> Exception:
+        if self._file is None:
+            return error
+        return write_error(self._file.target, error)
 
     def __exit__(self, kind, error, traceback) -> None:
-        if self._temp is None:
+        if self._file is None:
             if kind is None:
                 self._writer.finish()
             return
+        if kind is not None:
+            self._file.discard()
+            return
         try:
-            if kind is None:
-                self._writer.finish()
-                self._stream.flush()
-                os.fsync(self._stream.fileno())
-            self._stream.close()
-            if kind is None:
-                os.replace(self._temp, self._target)
-        finally:
-            if kind is not None or self._temp.exists():
-                self._temp.unlink(missing_ok=True)
+            self._writer.finish()
+        except OSError as failure:
+            self._file.discard()
+            raise self._error(failure) from None
+        except BaseException:
+            self._file.discard()
+            raise
+        self._file.commit()
 
 
 class ResumeLog:

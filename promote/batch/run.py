@@ -115,6 +115,9 @@ def scrub_exports(
     from scrubbers import load_policy
 
     started = time.perf_counter()
+    options, capped = capped_options(options)
+    for note in capped:
+        print(f"promote scrub: {note}", file=sys.stderr)
     key = _read_key(options.key_file)
     policy = _load_policy(load_policy, options.policy_path)
     outputs = plan_outputs(inputs, output)
@@ -165,6 +168,42 @@ def _scrub_one(source, target, options, runner, known, report, progress) -> File
                 progress(result.records, result.spans)
     return FileSummary(input=source, output=str(target), format=export.format,
                        compression=export.compression, spans=spans, records=records)
+
+
+MAX_BLOCK_BYTES = 64 << 20
+"""Largest block (64 MiB of input): a block and its scrubbed copy are held in memory at once."""
+WORKER_MEMORY = 700 << 20
+"""What one worker process needs at most (model, caches, two blocks in flight), for the worker cap."""
+
+
+def capped_options(options: ScrubOptions) -> tuple[ScrubOptions, list[str]]:
+    """The options with worker count and block size capped to what this machine can hold, and a line
+    for each cap applied (memory must stay bounded whatever the flags)."""
+    notes = []
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    by_memory = max(1, _available_memory() // WORKER_MEMORY) if _available_memory() else cores
+    workers = min(options.workers, cores, by_memory)
+    if workers < options.workers:
+        why = f"{cores} core(s)" if workers == cores else f"memory for {by_memory} worker(s)"
+        notes.append(f"--workers {options.workers} capped to {workers} ({why} on this machine)")
+    block = options.block_bytes
+    if block is not None and block > MAX_BLOCK_BYTES:
+        notes.append(f"--block-mb {block / (1 << 20):g} capped to {MAX_BLOCK_BYTES >> 20} (memory stays bounded)")
+        block = MAX_BLOCK_BYTES
+    if options.dask:  # a cluster's workers are the cluster's business
+        workers = options.workers
+    return options.model_copy(update={"workers": workers, "block_bytes": block}), notes
+
+
+def _available_memory() -> int:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _checked(jobs: Iterator[BlockJob], options: ScrubOptions) -> Iterator[BlockJob]:

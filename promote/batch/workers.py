@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import signal
 from collections import deque
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from importlib import metadata
 from typing import Any, Iterable, Iterator
 
 from promote.batch.blocks import BlockJob, BlockResult, scrub_block
+from promote.errors import PromoteError
 
 _ENGINE: Any = None
 
@@ -42,6 +46,10 @@ def batch_gc() -> Iterator[None]:
 
 def _init_worker(policy: Any, key: bytes | None) -> None:
     global _ENGINE
+    # The parent turns SIGTERM into a clean-up exception; a worker has nothing to clean up and must
+    # just end when the parent stops it (else it would print a traceback of its own).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _ENGINE is None:  # not inherited loaded from the parent (see LocalPool)
         _ENGINE = make_engine(policy, key)
     gc.set_threshold(*GC_THRESHOLDS)  # a worker process lives for one run: no need to undo this
@@ -53,7 +61,8 @@ def _work(job: BlockJob) -> BlockResult:
 
 class LocalPool:
     """Runs blocks in order; with several workers at most 2 blocks per worker are in flight, so
-    memory stays flat however large the input."""
+    memory stays flat however large the input. A worker that dies (killed, out of memory, a file-size
+    limit) fails the run with a clear message instead of leaving it waiting for the lost block."""
 
     def __init__(self, workers: int, policy: Any, key: bytes | None, engine: Any) -> None:
         self.presidio_version = metadata.version("presidio-analyzer")
@@ -68,9 +77,13 @@ class LocalPool:
             # each loading the model again: a second less before the first block is scrubbed.
             _ENGINE = engine
             try:
-                self._pool = multiprocessing.get_context("fork").Pool(
-                    workers, initializer=_init_worker, initargs=(policy, key)
+                self._pool = ProcessPoolExecutor(
+                    workers, mp_context=multiprocessing.get_context("fork"),
+                    initializer=_init_worker, initargs=(policy, key),
                 )
+                # start them now, while the parent's engine is the one to inherit
+                for _ in as_completed([self._pool.submit(int) for _ in range(workers)]):
+                    pass
             finally:
                 _ENGINE = None
 
@@ -80,14 +93,21 @@ class LocalPool:
                 yield scrub_block(job, self._engine)
             return
         pending: deque = deque()
-        for job in jobs:
-            pending.append(self._pool.apply_async(_work, (job,)))
-            if len(pending) >= 2 * self._workers:
-                yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
+        try:
+            for job in jobs:
+                pending.append(self._pool.submit(_work, job))
+                if len(pending) >= 2 * self._workers:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        except BrokenProcessPool:
+            raise PromoteError(
+                "a scrub worker process died (killed, out of memory, or a file-size limit); nothing was written",
+                hint="run again with fewer --workers, or check the machine's limits (ulimit -a)",
+            ) from None
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                process.terminate()
+            self._pool.shutdown(wait=True, cancel_futures=True)

@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from promote.case.checks import ReplyChecks, ToolResultCheck
+
 FORMAT = "portable-v1"
 ID_PATTERN = r"^[a-z][a-z0-9_]*\.[a-z0-9_]+_[0-9]{3}$"
 
@@ -228,6 +230,12 @@ class Case(_Model):
     """Citations the reply must carry; each is a `retrieval_context` citation."""
     safety: Safety | None = None
     """Safety constraints."""
+    reply: ReplyChecks | None = None
+    """Deterministic checks on the reply (contains, matches, lacks, not_matches, cards, Luhn numbers)."""
+    tool_results: list[ToolResultCheck] = Field(default_factory=list)
+    """Texts the results of named tools must contain."""
+    forbidden_tools: list[str] = Field(default_factory=list)
+    """Tools the agent must not call."""
     kind: list[Kind] = Field(default_factory=list)
     """Which grader packs apply."""
     datasets: list[str] = Field(default_factory=list)

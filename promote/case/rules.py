@@ -60,11 +60,12 @@ def _figure_rules(case: Case) -> Iterator[RuleProblem]:
             )
 
 
-def figure_in_text(value: float, unit: str | None, text: str) -> bool:
-    """True when `value` is written in `text`, with a compatible unit where the prose names one."""
+def figure_in_text(value: float, unit: str | None, text: str, tolerance: float = 0) -> bool:
+    """True when `value` (give or take `tolerance`) is written in `text`, with a compatible unit where
+    the prose names one."""
     for match in _NUMBER_RE.finditer(text):
         number = float(match.group(1).replace(",", "") + (match.group(2) or ""))
-        if abs(number - float(value)) > 1e-9:
+        if abs(number - float(value)) > abs(float(tolerance)) + 1e-9:
             continue
         if unit is None:
             return True

@@ -11,6 +11,15 @@ from promote.errors import PromoteError
 
 
 def run(args: argparse.Namespace) -> int:
+    from promote.ingest.reader import as_regular_file
+
+    # A draft reads its export twice (the traces, then the sha256 for provenance): a stream is copied.
+    with as_regular_file(args.file) as path:
+        args.file = str(path)
+        return _draft(args)
+
+
+def _draft(args: argparse.Namespace) -> int:
     from promote.draft import DraftOptions, draft_all, draft_from_export, write_draft
 
     options = DraftOptions(case_id=args.id, by=args.by, cases_dir=args.cases_dir)

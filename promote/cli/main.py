@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
 from typing import Callable, Sequence
 
 from promote.errors import PromoteError
@@ -53,28 +55,74 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised where the process is so that every `finally` and `with` cleans up (temp files,
+    worktrees), exactly as Ctrl-C does."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def _install_signal_handlers() -> None:
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    if hasattr(signal, "SIGXFSZ"):  # a file-size limit (or a full quota) becomes an error we report
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+def _stdout_closed() -> None:
+    # Later flushes of the closed pipe must not print "Exception ignored" at exit.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _install_signal_handlers()
     try:
-        return args.handler(args)
+        code = args.handler(args)
+        sys.stdout.flush()
+        return code
     except PromoteError as exc:
         print(f"promote {args.command}: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"promote {args.command}: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print(f"promote {args.command}: terminated; nothing half-written was left", file=sys.stderr)
+        return 143
     except BrokenPipeError:
-        return 0
+        _stdout_closed()
+        print(f"promote {args.command}: standard output was closed before everything was written "
+              "(the output is incomplete)", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        if exc.filename is None and exc.errno is not None:  # stdout or stderr themselves
+            _stdout_closed()
+            print(f"promote {args.command}: cannot write the output: {exc.strerror} "
+                  "(the output is incomplete)", file=sys.stderr)
+            return 2
+        return _internal(args, exc)
     except Exception as exc:  # noqa: BLE001 - last line of defence: never a traceback, never content
-        if os.environ.get("PROMOTE_DEBUG"):
-            raise
-        print(
-            f"promote {args.command}: internal error ({type(exc).__name__}); "
-            "rerun with PROMOTE_DEBUG=1 for details and report it",
-            file=sys.stderr,
-        )
-        return 3
+        return _internal(args, exc)
+
+
+def _internal(args: argparse.Namespace, exc: BaseException) -> int:
+    if os.environ.get("PROMOTE_DEBUG"):
+        raise exc
+    print(
+        f"promote {args.command}: internal error ({type(exc).__name__}); "
+        "rerun with PROMOTE_DEBUG=1 for details and report it",
+        file=sys.stderr,
+    )
+    return 3
 
 
 if __name__ == "__main__":

@@ -15,6 +15,10 @@ def run(args: argparse.Namespace) -> int:
     from promote.batch.progress import progress_bar
     from promote.batch.run import ScrubOptions, print_summary, scrub_exports
 
+    from promote.batch.output import check_report_path
+    from promote.fsutil import atomic_write_text
+
+    report_path = check_report_path(args.report, args.inputs) if args.report else None
     chosen = {"workers": args.workers} if args.workers is not None else {}  # default: all cores (ScrubOptions)
     options = ScrubOptions(
         window=args.window, block_bytes=int(args.block_mb * (1 << 20)) or None, policy_path=args.policy, key_file=args.key_file, dask=args.dask,
@@ -23,8 +27,8 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar(enabled=sys.stderr.isatty() and args.output != "-") as progress:
         report = scrub_exports(args.inputs, args.output, options, progress=progress)
     print_summary(report)
-    if args.report:
-        Path(args.report).write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n")
+    if report_path is not None:
+        atomic_write_text(report_path, json.dumps(report.model_dump(mode="json"), indent=2) + "\n")
     return 0
 
 

@@ -131,13 +131,36 @@ def read_head(stream: BinaryIO, size: int) -> tuple[bytes, str | None]:
     return b"".join(parts), None
 
 
-def iter_lines(stream: BinaryIO) -> Iterator[Frame | Broken | Tail]:
+MAX_RECORD = 64 << 20
+"""Longest line or JSON value taken as one record (64 MiB): a longer one is reported and skipped, never held whole
+(a decompression bomb is one endless line)."""
+
+
+def _lines(stream: BinaryIO, limit: int) -> Iterator[bytes | None]:
+    """The stream's lines; None for a line longer than `limit`, whose bytes are read and dropped."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line
+            continue
+        while line and not line.endswith(b"\n"):
+            line = stream.readline(1 << 20)
+        yield None
+
+
+def iter_lines(stream: BinaryIO, limit: int = MAX_RECORD) -> Iterator[Frame | Broken | Tail]:
     """JSON lines; blank lines and line ends go into the next record's prefix."""
     gap = b""
     number = 0
     try:
-        for line in stream:
+        for line in _lines(stream, limit):
             number += 1
+            if line is None:
+                yield Broken(number, f"line longer than {limit >> 20} MiB: skipped (a record this long is "
+                             "not a trace export's; split the export, or check the file)")
+                continue
             body = line[:-1] if line.endswith(b"\n") else line
             if body.endswith(b"\r"):
                 body = body[:-1]
@@ -199,6 +222,10 @@ def iter_values(stream: BinaryIO, chunk: int = 1 << 16) -> Iterator[Frame | Brok
         except json.JSONDecodeError as error:
             incomplete = error.pos >= len(buf) - 1 or error.msg.startswith("Unterminated string")
             if incomplete and not eof:
+                if len(buf) - pos > MAX_RECORD:
+                    yield Broken(line_at(pos), f"a JSON value longer than {MAX_RECORD >> 20} MiB: the rest of "
+                                 "the file is not read (split the export, or check the file)")
+                    return
                 want *= 2  # doubling keeps re-parsing a large value linear overall
                 fill(want)
                 continue

@@ -7,11 +7,16 @@ the result in the input's own format, framing and compression.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
 import re
+import stat
+import shutil
 import struct
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -53,7 +58,7 @@ _ADK_DEV_ID = re.compile(rb'"span_id"\s*:\s*\d')
 class Export:
     """One export file: its format and compression, read lazily record by record."""
 
-    def __init__(self, path: str, format: str, compression: str | None, framing: str, stdin: BinaryIO | None = None) -> None:
+    def __init__(self, path: str, format: str, compression: str | None, framing: str, stream: BinaryIO | None = None) -> None:
         self.path = path
         """The file as given (`-` for stdin)."""
         self.format = format
@@ -63,17 +68,20 @@ class Export:
         self.framing = framing
         """How records are cut: lines, values (JSON values / array elements) or length-prefixed."""
         self._codec = CODECS[format]
-        self._stdin = stdin
+        self._stream = stream
+        """For stdin, a FIFO or a process substitution: the one open stream, replaying what sniffing
+        read (such a source cannot be opened a second time without losing or waiting for data)."""
 
     def __repr__(self) -> str:
         return f"Export({self.path!r}, format={self.format!r}, compression={self.compression!r})"
 
     def _open(self) -> BinaryIO:
-        if self.path != "-":
+        if self._stream is None and self.path != "-":
             return open_source(self.path)
-        if self._stdin is None:
-            raise PromoteError("standard input can be read only once", where="-")
-        stream, self._stdin = self._stdin, None
+        if self._stream is None:
+            raise PromoteError("a stream can be read only once", where=self.path,
+                               hint="save it to a file to read it twice")
+        stream, self._stream = self._stream, None
         return stream
 
     def records(self) -> Iterator[Record | Skipped]:
@@ -199,14 +207,32 @@ def open_export(path: str | Path) -> Export:
     """
     name = str(path)
     source = open_source(name)
-    recorded = _Recording(source) if name == "-" else source
+    if not is_stream(name, source):
+        try:
+            format, compression, framing = _sniff(name, source)
+        finally:
+            source.close()
+        return Export(name, format, compression, framing)
+    recorded = _Recording(source)
     try:
         format, compression, framing = _sniff(name, recorded)  # type: ignore[arg-type]
-    finally:
+    except BaseException:
         if name != "-":
             source.close()
-    stdin = io.BufferedReader(Replay(recorded.data, source)) if isinstance(recorded, _Recording) else None  # type: ignore[arg-type]
-    return Export(name, format, compression, framing, stdin)
+        raise
+    replay = io.BufferedReader(Replay(recorded.data, source), buffer_size=1 << 20)  # type: ignore[arg-type]
+    return Export(name, format, compression, framing, replay)
+
+
+def is_stream(name: str, source: BinaryIO) -> bool:
+    """True for stdin, a FIFO, a process substitution or a character device: a source that is read
+    once, in order, and cannot be reopened or sought (a regular file can)."""
+    if name == "-":
+        return True
+    try:
+        return not stat.S_ISREG(os.fstat(source.fileno()).st_mode)
+    except (OSError, ValueError):
+        return True
 
 
 class _Recording(io.RawIOBase):
@@ -269,7 +295,9 @@ def _sniff_proto(head: bytes, content: BinaryIO) -> tuple[str, str] | None:
     if len(head) < 5:
         return None
     (length,) = struct.unpack(">I", head[:4])
-    if not 0 < length <= MAX_MESSAGE:
+    # An ExportTraceServiceRequest opens with field 1 (resource_spans, length-delimited): tag 0x0a.
+    # Checking it first keeps random bytes from making us read a "message" of up to 1 GiB.
+    if not 0 < length <= MAX_MESSAGE or head[4] != 0x0A:
         return None
     if len(head) - 4 < length:
         more, _ = read_head(content, length - (len(head) - 4))
@@ -372,3 +400,25 @@ def write_export(records: Iterable[Record], out: BinaryIO | str | Path, *, forma
     finally:
         if to_close is not None:
             to_close.close()
+
+
+@contextlib.contextmanager
+def as_regular_file(path: str | Path) -> Iterator[Path]:
+    """`path` itself when it is a regular file; for stdin, a FIFO or a process substitution, a private
+    temporary copy of the whole stream (for readers that need the bytes twice, e.g. a draft that
+    records the export's sha256), removed afterwards."""
+    name = str(path)
+    source = open_source(name)
+    try:
+        if not is_stream(name, source):
+            source.close()
+            yield Path(name)
+            return
+        with tempfile.TemporaryDirectory(prefix="promote-stream-") as folder:
+            copy = Path(folder) / ("stdin" if name == "-" else Path(name).name or "stream")
+            with open(copy, "wb") as out:
+                shutil.copyfileobj(source, out, 1 << 20)
+            yield copy
+    finally:
+        if name != "-":
+            source.close()

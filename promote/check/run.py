@@ -1,0 +1,124 @@
+"""`check_paths` / `check_cases`: pair each case with its turn, run every evaluator it implies, report.
+
+The traces are scrubbed once each (one placeholder context per trace) before anything is compared,
+so every reason can quote scrubbed text; the raw turn is kept only for comparisons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from promote.case.model import Case
+from promote.check import budgets, figures, pii, reply, tools
+from promote.check._seams import engine as scrub_engine
+from promote.check.evaluator import Evaluator
+from promote.check.pairing import TracePair, pair
+from promote.check.report import (
+    LABELS, CaseResult, CheckReport, CheckResult, Unpaired, gate_results, label_rates,
+)
+from promote.errors import PromoteError, where
+from promote.trace_model import Trace
+
+# Every built-in evaluator, in report order.
+EVALUATORS: tuple[Evaluator, ...] = (
+    *tools.EVALUATORS, *reply.EVALUATORS, *budgets.EVALUATORS,
+    figures.EVALUATOR, reply.CITATIONS, pii.EVALUATOR,
+)
+
+
+def implied(case: Case) -> list[tuple[Evaluator, dict[str, Any]]]:
+    """The evaluators a case implies, with their parameters (what `checks_artifact` writes)."""
+    found = []
+    for evaluator in EVALUATORS:
+        spec = evaluator.spec(case)
+        if spec is not None:
+            found.append((evaluator, spec))
+    return found
+
+
+def evaluate(case: Case, evidence) -> list[CheckResult]:
+    """Every result the case implies on one paired turn."""
+    return [evaluator.run(case, evidence) for evaluator, _ in implied(case)]
+
+
+def check_cases(
+    cases: Sequence[tuple[str, Case]],
+    traces: Iterable[Trace],
+    *,
+    turn: int | None = None,
+    min_pass_rates: dict[str, float] | None = None,
+    engine: Any = None,
+) -> CheckReport:
+    """Check (path, case) pairs against raw traces; `engine` scrubs them (default: the shared one)."""
+    from promote.scrub_trace import scrub_trace
+
+    engine = engine or scrub_engine()
+    pairs = [TracePair(trace, scrub_trace(trace, engine)[0]) for trace in traces]
+    report = CheckReport()
+    for path, case in cases:
+        found = pair(case, pairs, turn)
+        if isinstance(found, str):
+            report.unpaired.append(Unpaired(case_id=case.id, path=path, why=found))
+            continue
+        evidence, paired_by = found
+        report.cases.append(CaseResult(
+            case_id=case.id, path=path, trace_id=evidence.trace.trace_id, turn=evidence.turn.index,
+            paired_by=paired_by, results=evaluate(case, evidence),
+        ))
+    report.rates = label_rates(report.cases)
+    report.gates = gate_results(report.rates, min_pass_rates or {})
+    return report
+
+
+def check_paths(
+    case_paths: Iterable[str | Path],
+    trace_paths: Iterable[str | Path],
+    *,
+    turn: int | None = None,
+    min_pass_rates: dict[str, float] | None = None,
+) -> CheckReport:
+    """`promote check`: cases (files or folders) against trace exports. Bad input raises PromoteError."""
+    from promote.listing import list_traces
+
+    for label in min_pass_rates or {}:
+        if label not in LABELS:
+            raise PromoteError(f"--min-pass-rate: unknown label {label}", hint=f"labels: {', '.join(LABELS)}")
+    cases = [(str(path), load_case_model(path)) for path in _case_files(case_paths)]
+    if not cases:
+        raise PromoteError("no case file (*.yaml) found", where=", ".join(map(str, case_paths)))
+    trace_paths = list(trace_paths)
+    listing = list_traces(trace_paths)
+    if not listing.traces:
+        raise PromoteError("no agent trace found", where=", ".join(map(str, trace_paths)),
+                           hint="see `promote traces` for what the export holds")
+    report = check_cases(cases, listing.traces, turn=turn, min_pass_rates=min_pass_rates)
+    if not report.cases:
+        first = report.unpaired[0]
+        raise PromoteError(f"no case could be paired with a turn: {first.why}", where=first.path)
+    return report
+
+
+def _case_files(paths: Iterable[str | Path]) -> list[Path]:
+    from promote.case.validate import find_case_files
+
+    return find_case_files(paths)
+
+
+def load_case_model(path: Path) -> Case:
+    """Read one case; a file that is not a valid case is bad input (file:line, what is wrong)."""
+    from promote.case.validate import field_path, locate
+    from promote.case.yaml_io import load_tree
+
+    tree = load_tree(path)
+    try:
+        return Case.model_validate(tree)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        line, column = locate(tree, error["loc"])
+        what = f"{field_path(error['loc']) or 'case'}: {error['msg']}"
+        raise PromoteError(what, where=where(path, line, column),
+                           hint="run `promote validate` on it") from None
