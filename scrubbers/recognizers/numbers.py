@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from functools import lru_cache
+
 import phonenumbers
 import regex
 from presidio_analyzer import LocalRecognizer, RecognizerResult
@@ -113,10 +115,13 @@ class InternationalValueRecognizer(LocalRecognizer):
                 continue
             cued = bool(_PHONE_CUE.search(text, max(0, start - 25), start))
             shaped = raw.startswith(("0", "(")) and any(not ch.isdigit() for ch in raw.strip("()"))
-            # after a phone word a number of a plausible length is enough; a bare "0..." must be valid
-            if (cued and any(self._valid(raw, region, possible=True) for region in self.regions)) or (
-                    shaped and any(self._valid(raw, region) for region in self.regions)):
+            # after a phone word 7-15 digits are enough; a bare "0..." or "(..." must be valid somewhere
+            if cued or (shaped and self._valid_somewhere(raw)):
                 yield start, end, 0.75 if cued else 0.6
+
+    @lru_cache(maxsize=4096)
+    def _valid_somewhere(self, raw: str) -> bool:
+        return any(self._valid(raw, region) for region in self.regions)
 
     @staticmethod
     def _valid(raw: str, region: str | None, possible: bool = False) -> bool:
