@@ -13,6 +13,7 @@ the product reads the derived file (about 1 MB, loaded in a fraction of a second
 - `english`: lower-case English words of Zipf frequency >= `COMMON_ZIPF`, or >= `ENGLISH_ZIPF` when
   they are not also a name in a country's top `NAME_RANK` (wordfreq counts "McAllister" as a word): a
   word NER tags as a person but that is a common word is not taken alone;
+- `countries`: country names (never a person when taken alone);
 - `places`: countries, cities of 15,000+ people (geonames) and IATA airport codes: a detection that is
   only a place stays unless the policy asks for strict geographic redaction.
 """
@@ -77,6 +78,7 @@ def main() -> None:
     lexicon = {key: sorted(value) for key, value in sections.items()}
     lexicon["english"] = sorted(english)
     lexicon["places"] = sorted(places)
+    lexicon["countries"] = sorted(c["name"] for c in cache.get_countries().values())
     OUT.parent.mkdir(parents=True, exist_ok=True)
     with gzip.GzipFile(OUT, "wb", mtime=0) as out:  # mtime 0: the same inputs give the same bytes
         out.write(json.dumps(lexicon, ensure_ascii=False, separators=(",", ":")).encode())

@@ -45,7 +45,8 @@ _SUFFIXES = ("tie|katu|kuja|polku|kaari|rinne|tanhua|väylä|raitti|vej|gade|all
              "cesta|trg|ulice|sokak|caddesi|cadde|bulvarı|yolu")
 _SUFFIX_STREET = rf"(?:\d{{4,6}}[ \t]+)?(?:{_CAP}[ \t-])?{_CAP}(?:{_SUFFIXES})[ \t]+{_NUM}"
 _WORD_STREET = (r"(?:\p{Lu}[\p{L}\p{M}'’.-]*[ \t]){1,3}(?:utca|út|tér|körút|u\.|köz|sor|sétány|tere|"
-                r"sokak|caddesi|cad\.|sk\.|mahallesi|mah\.)[ \t]+" + _NUM)
+                r"sokak|caddesi|cad\.|sk\.|mahallesi|mah\.|Allé|Alle|Vej|Gade|Plads|Torv|Vænge|Väg|Gata|Gatan|"
+                r"Veien|Vei|Straße|Strasse|Weg|Platz|Gasse|Allee|Laan|Straat|Plein|Tie|Katu)[ \t]+" + _NUM)
 # Street words before the name ("Via Roma 3", "ul. Paderewskiego 77", "Calle Mayor, 5").
 _PREFIXES = ("ul\\.|ulica|al\\.|aleja|os\\.|pl\\.|Via|Viale|Piazza|Piazzale|Corso|Strada|Largo|Vicolo|Contrada|"
              "Borgo|Rue|Avenue|Av\\.|Bd|Boulevard|Chemin|Allée|Impasse|Place|Quai|Route|Cours|Calle|C/|Avenida|"
@@ -71,7 +72,7 @@ _TOWN_ALONE = r"\p{Lu}[\p{L}\p{M}'’.-]+(?:[ \t-](?:\p{Lu}|'s-)[\p{L}\p{M}'’.
 _FOLLOW_LINE = regex.compile(
     rf"(?:[ \t]*(?:{_POSTAL})(?:,?[ \t]+{_TOWN})?|[ \t]*{_TOWN},?[ \t]+(?:[A-Z]{{2}}[ \t]+)?(?:{_POSTAL})"
     rf"|[ \t]*{_TOWN_ALONE}(?=[ \t]*(?:\n|$|/|,)))[ \t]*")
-_POSTAL_CAPS_TOWN = regex.compile(r"(?<![\w-])\d{4,6}[ \t]+\p{Lu}{3,}(?:[ \t-]\p{Lu}{2,}){0,2}(?![\w])")
+_POSTAL_CAPS_TOWN = regex.compile(r"(?<![\w-])\d{4,6}[ \t]+\p{Lu}{4,}(?:[ \t-]\p{Lu}{2,}){0,2}(?![\w])")
 _EAST_ASIAN = regex.compile(
     r"[\p{Han}\p{Hangul}\p{Katakana}\p{Hiragana}\w -]{0,30}"
     r"(?:省|市|区|県|都|府|道|郡|町|村|街|路|号|丁目|番地?|도|시|구|군|동|로|길|읍|면)"

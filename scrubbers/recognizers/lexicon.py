@@ -21,6 +21,8 @@ class Lexicon(NamedTuple):
     """Lower-case English words of Zipf frequency >= 3."""
     places: frozenset[str]
     """Countries, cities of 15,000+ people, US states, IATA airport codes."""
+    countries: frozenset[str]
+    """Country names: a place, even when some people bear the name ("France", "Brazil")."""
     first_lower: frozenset[str]
     """`first` in lower case, for names typed in lower case in chat."""
     last_lower: frozenset[str]
@@ -45,5 +47,6 @@ def lexicon() -> Lexicon:
     first = frozenset(data["first"])
     return Lexicon(first=first, last=frozenset(data["last"]), ambiguous=frozenset(data["ambiguous"]),
                    english=frozenset(data["english"]), places=frozenset(data["places"]),
+                   countries=frozenset(data["countries"]),
                    first_lower=frozenset(name.lower() for name in first),
                    last_lower=frozenset(name.lower() for name in data["last"]))

@@ -61,6 +61,7 @@ _CLOSING_LINE = regex.compile(rf"(?i)(?:\b{_GREETING}|\bcheers|\btake\s+care|\bk
 _INTRO = regex.compile(
     r"(?i:\b(?:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|it's|its|call\s+me|hi|hey|hello|"
     r"thanks|thx|ty|dear|signed)[,:]?[ \t]+)(?P<names>[\p{Ll}\p{M}'’-]+(?:[ \t][\p{Ll}\p{M}'’-]+){0,2})")
+_STRONG_INTRO = regex.compile(r"(?i:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|call\s+me)\b")
 _LIST_CUE = regex.compile(
     r"(?i:\b(?:founders?|co-?founders?|authors?|(?:directed|written|produced|created|edited|composed|signed|"
     r"approved|reviewed|reported|requested|assigned|presented|hosted)\s+by|by|cast|starring|credits?|"
@@ -70,7 +71,7 @@ _LIST_ITEM = regex.compile(
     rf"(?P<item>{_NAME_WORD}(?:[ \t](?:{_PARTICLE}[ \t])*(?:{_NAME_WORD}|{_INITIAL})){{0,3}})"
     rf"(?P<sep>[ \t]*(?:,|;|&|\band\b|\bund\b|\bet\b|\by\b)[ \t]*)?")
 # Scripts without case or with another alphabet: a run of words of one script.
-_HAN = regex.compile(r"\p{Han}{2,4}(?:[ \t·・]\p{Han}{1,3})?")
+_HAN = regex.compile(r"\p{Han}{2,4}(?:[ \t·・][\p{Han}\p{Hiragana}\p{Katakana}]{1,4})?")
 _HANGUL = regex.compile(r"\p{Hangul}{2,4}(?:[ \t]\p{Hangul}{1,4})?")
 _OTHER_SCRIPT = regex.compile(
     r"(?:[\p{Cyrillic}\p{M}-]+|[\p{Greek}\p{M}]+|[\p{Arabic}\p{M}-]+|[\p{Hebrew}\p{M}]+|[\p{Devanagari}\p{M}]+|"
@@ -82,7 +83,8 @@ _LATIN_LETTER = regex.compile(r"\p{Latin}")
 _INTERJECTIONS = frozenset("""Hi Hello Hey Hiya Thanks Thank Yes Yeah Yep No Nope Ok Okay Sure Great Well So Also
     Please Sorry Dear Welcome Note Done Update Hmm Oh Ah Wow Cool Nice Perfect Right Got Cheers Bye Good Morning
     Afternoon Evening Hola Ciao Hallo Salut Bonjour Merci Danke Gracias Regards Best Sincerely Yours First
-    Second Third Finally Next Then Now Today Tomorrow Yesterday However Unfortunately Alright Fine""".split())
+    Second Third Finally Next Then Now Today Tomorrow Yesterday However Unfortunately Alright Fine
+    Ping Ask Tell Email Message Notify Page Contact Call""".split())
 _SECOND_PERSON = frozenset("you your you're you've you'll yours here thanks thank please i i'm we we're "
                            "welcome sorry good great".split())
 
@@ -124,7 +126,7 @@ class NameRecognizer(LocalRecognizer):
             words = [(m.start() + match.start(), m.end() + match.start(), m.group())
                      for m in _TOKEN.finditer(match.group())]
             # trim common words at either end ("Thanks Elena", "Elena Street"): the name is what is left
-            while words and self._plain_word(words[0][2]):
+            while words and (self._plain_word(words[0][2]) or words[0][2] in _INTERJECTIONS):
                 words.pop(0)
             while words and ((self._plain_word(words[-1][2]) and words[-1][2] not in lex.ambiguous)
                              or words[-1][2].lower() in _PARTICLES):
@@ -190,9 +192,11 @@ class NameRecognizer(LocalRecognizer):
         for match in _INTRO.finditer(text, overlapped=True):
             start = match.start("names")
             end = None
+            strong = _STRONG_INTRO.match(match.group())
             for word in _TOKEN.finditer(match.group("names")):
                 bare = word.group().strip("'’-")
-                if bare in lex.first_lower or (end is not None and bare in lex.last_lower):
+                unknown = strong and len(bare) > 1 and bare.isalpha() and bare not in lex.english
+                if bare in lex.first_lower or (end is not None and bare in lex.last_lower) or unknown:
                     end = match.start("names") + word.end()
                 else:
                     break

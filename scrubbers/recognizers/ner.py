@@ -53,7 +53,7 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
         following = text[end:end + 2]
         if len(words) == 1:
             word = words[0]
-            if word[0].islower():
+            if word[0].islower() or (word.isupper() and len(word) <= 3):  # "json", "LH", "KE"
                 return False
             if following.startswith(":") and _LIST_HEAD.search(text[:start]):
                 return False  # a label heading a line: "Namespace: default"

@@ -21,16 +21,19 @@ from presidio_analyzer import LocalRecognizer, RecognizerResult
 
 _CARD_CUE = regex.compile(
     r"(?i:\b(?:card|cc|visa|mastercard|master\s+card|amex|american\s+express|discover|maestro|jcb|diners|"
-    r"unionpay|debit|credit|pan)\b(?:[ \t]+(?:number|num|no\.?|\#|ending|is|was))*[ \t]*[:=\#]?[ \t]*)"
+    r"unionpay|debit|credit|pan)\b(?:[ \t]+[\w\#.]+){0,4}?[ \t]*[:=\#]?[ \t]*)"
     r"(?P<num>\d(?:[ -]?\d){11,18})(?![\d-])")
 _DIGIT_RUN = regex.compile(r"(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)")
-_IBAN = regex.compile(r"(?<![\w])(?P<iban>[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]){11,30})(?![\w])")
+# Unbroken, or grouped in fours with single spaces ("GB82 WEST 1234 5698 7654 32").
+_IBAN = regex.compile(r"(?<![\w])(?P<iban>[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|[A-Za-z0-9]{2}(?: [A-Za-z0-9]{4}){2,7}"
+                      r"(?: [A-Za-z0-9]{1,4})?|(?: [A-Za-z0-9]{4}){3,7}(?: [A-Za-z0-9]{1,4})?))(?![\w])")
+_IPV4 = regex.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _PHONE_CUE = regex.compile(
     r"(?i:\b(?:call|phone|tel|telephone|mobile|cell|cellphone|whatsapp|sms|text|fax|ring|reach|contact|"
     r"handy|telefon|téléphone|teléfono|telefone|portable|móvil)\b)")
 _PHONE = regex.compile(r"(?<![\w+.-])(?P<phone>\(?(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)(?![\w-]|\.\d)")
-# Unix times from 2000 to 2100, in seconds to nanoseconds: trace timestamps are digit runs too.
-_EPOCH_RANGES = [(946_684_800 * 10 ** e, 4_102_444_800 * 10 ** e) for e in (3, 6, 9)]
+# Unix times from 2000 to 2040, in seconds to nanoseconds: trace timestamps are digit runs too.
+_EPOCH_RANGES = [(946_684_800 * 10 ** e, 2_208_988_800 * 10 ** e) for e in (3, 6, 9)]
 
 
 def luhn_valid(digits: str) -> bool:
@@ -98,6 +101,8 @@ class InternationalValueRecognizer(LocalRecognizer):
     def _phones(self, text: str) -> Iterator[tuple[int, int, float]]:
         for m in _PHONE.finditer(text):
             raw = m.group("phone").strip(" \t.-")
+            if _IPV4.fullmatch(raw):
+                continue
             digits = sum(ch.isdigit() for ch in raw)
             if not 6 <= digits <= 15:
                 continue

@@ -63,7 +63,8 @@ class Refiner:
         also a given name ("Charlotte", "Paris") stays a person."""
         lex = self.lexicon
         surface = surface.strip(" .,")
-        return surface in lex.places and not (surface in lex.first or surface in lex.ambiguous)
+        return surface in lex.countries or (
+            surface in lex.places and not (surface in lex.first or surface in lex.ambiguous))
 
 
 def split_at_line_breaks(text: str, start: int, end: int) -> list[tuple[int, int]]:
