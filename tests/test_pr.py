@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -18,15 +19,14 @@ from promote.errors import PromoteError
 from promote.repo.pr import PrOptions, open_pull_request
 from promote.repo.pr_gates import CasesRefused
 from promote.repo.workspace import LOCK_NAME
-from scrubbers import load_policy
 from tests.pr_helpers import DRAFTS, GOLDEN, GITHUB_URL, PR_URL, ROOT, bump_revision, git, make_eval_repo
 
 DRAFT = DRAFTS / "hr.policy_carryover_001.yaml"
 BRANCH = "promote/hr.policy_carryover_001"
 TARGET = "evals/cases/hr.policy_carryover_001.yaml"
 OPEN = PrOptions(open=True)
-# The committed drafts are regenerated whenever the default policy changes: its hash, not a copy of it.
-POLICY_SHA = load_policy().sha256
+# the policy the committed draft was scrubbed with (it changes whenever the policy does)
+POLICY_SHA = re.search(r"policy: \w+@sha256:([0-9a-f]{64})", DRAFT.read_text()).group(1)
 
 
 def trailers(repo_dir: Path, commit: str) -> list[str]:
@@ -320,3 +320,20 @@ def test_a_base_whose_artifacts_are_stale_is_refused(tmp_path, monkeypatch) -> N
     with pytest.raises(PromoteError, match="artifacts are out of sync on the base branch: evals/compiled/"):
         open_pull_request([GOLDEN / "hr.policy_carryover_004.yaml"], repo.root, PrOptions(push=True))
     assert repo.state() == before and repo.branches() == ["main"] and repo.origin_branches() == ["main"]
+
+
+def test_branch_names_for_several_cases_and_a_bad_branch_name(tmp_path, monkeypatch) -> None:
+    from promote.repo.pr import default_branch
+    from promote.repo.pr_gates import PlannedCase
+
+    def planned(case_id: str, datasets: list[str]) -> PlannedCase:
+        case = Case(id=case_id, title="t", input="i", datasets=datasets)
+        return PlannedCase(source=Path(f"{case_id}.yaml"), data=b"", case=case, target=Path("x"))
+
+    shared = [planned("hr.a_001", ["pto q3", "hr-core"]), planned("hr.b_002", ["hr-core", "pto q3"])]
+    assert default_branch(shared) == "promote/hr-core"
+    assert default_branch([planned("hr.a_001", ["x"]), planned("hr.b_002", [])]) == "promote/hr.a_001"
+    repo = make_eval_repo(tmp_path, monkeypatch)
+    with pytest.raises(PromoteError, match="not a valid branch name"):
+        open_pull_request([DRAFT], repo.root, PrOptions(branch="promote/bad..name"))
+    assert repo.worktrees() == [str(repo.root)] and repo.branches() == ["main"]
