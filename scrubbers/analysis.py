@@ -23,7 +23,6 @@ from presidio_analyzer.predefined_recognizers import (
     IbanRecognizer,
     IpRecognizer,
     PhoneRecognizer,
-    SpacyRecognizer,
     UsBankRecognizer,
     UsLicenseRecognizer,
     UsPassportRecognizer,
@@ -33,6 +32,7 @@ from spacy.tokens import Doc
 
 from scrubbers.context import PLACEHOLDER
 from scrubbers.policy import ScrubPolicy
+from scrubbers.recognizers.registry import Refiner, build_recognizers
 from scrubbers.structure import normalise_key
 
 LANGUAGE = "en"
@@ -152,8 +152,8 @@ class Analyzer:
         self.nlp_engine.load()
         registry = _SettledRegistry(supported_languages=[LANGUAGE])
         wanted = set(policy.entities)
-        if "PERSON" in wanted:
-            registry.add_recognizer(SpacyRecognizer(supported_entities=["PERSON"]))
+        for recognizer in build_recognizers(policy):  # spaCy PERSON (filtered), names, international values
+            registry.add_recognizer(recognizer)
         for entity, build in _PRESIDIO_RECOGNIZERS.items():
             if entity in wanted:
                 registry.add_recognizer(build(policy))
@@ -178,6 +178,7 @@ class Analyzer:
         self._exempt_values = _any_of(policy.key_hint_exempt_values)
         self._hint_cache: dict[str, tuple[str, bool] | None] = {}
         self._texts_since_load = 0
+        self._refine = Refiner(policy)
 
     # key rules -----------------------------------------------------------------------------------
     def key_hint(self, key: str | None) -> tuple[str, bool] | None:
@@ -251,6 +252,7 @@ class Analyzer:
         keep_spans = [m.span() for pattern in self._keep for m in pattern.finditer(text)] if found else []
         placeholders = [m.span() for m in PLACEHOLDER.finditer(text)] if found else []
         kept = []
+        found = self._refine(text, found)  # cut at line breaks, places taken for people dropped
         for d in found:
             surface = text[d.start : d.end].strip()
             if d.score < self.policy.threshold(d.entity) or not surface or surface in self._allow:

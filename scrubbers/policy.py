@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from scrubbers.recognizers.settings import RecognizerSettings
 from scrubbers.yaml_limits import MAX_YAML_BYTES, MAX_YAML_NODES, too_big
 
 
@@ -126,6 +127,8 @@ class ScrubPolicy(BaseModel):
     lying entirely inside a match is dropped. Case-sensitive."""
     keep_exempt_entities: list[str] = []
     """Entities found by strong context patterns that `keep_patterns` never protect (a DOB is a date)."""
+    recognizers: RecognizerSettings = RecognizerSettings()
+    """Switches of the built-in recognizers (names, international values, paths; `scrubbers/recognizers`)."""
     patterns: list[PatternSpec] = []
     """Custom recognizers: employee ids, API keys, tokens, street addresses, DOB and bank numbers in context."""
     key_hints: list[KeyHint] = []

@@ -1,0 +1,52 @@
+"""The word lists behind the name recognizers, read once per process from `data/lexicon.json.gz`
+(built by `tools/build_lexicon.py` from names-dataset, wordfreq, geonames and airportsdata)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import NamedTuple
+
+
+class Lexicon(NamedTuple):
+    first: frozenset[str]
+    """Given names in a country's top 2,000 that are not also common English words."""
+    last: frozenset[str]
+    """Surnames likewise."""
+    ambiguous: frozenset[str]
+    """Names that are also common words ("Will", "Hope", "Show"): a name only with a cue."""
+    english: frozenset[str]
+    """Lower-case English words of Zipf frequency >= 3."""
+    places: frozenset[str]
+    """Countries, cities of 15,000+ people, US states, IATA airport codes."""
+    countries: frozenset[str]
+    """Country names: a place, even when some people bear the name ("France", "Brazil")."""
+    first_lower: frozenset[str]
+    """`first` in lower case, for names typed in lower case in chat."""
+    last_lower: frozenset[str]
+    """`last` in lower case."""
+
+    def is_name(self, word: str) -> bool:
+        """A clean given name or surname (not a common word)."""
+        return word in self.first or word in self.last
+
+    def is_any_name(self, word: str) -> bool:
+        return word in self.first or word in self.last or word in self.ambiguous
+
+    def is_word(self, word: str) -> bool:
+        """A common English word (in any case)."""
+        return word.lower() in self.english
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    raw = resources.files("scrubbers.recognizers").joinpath("data/lexicon.json.gz").read_bytes()
+    data = json.loads(gzip.decompress(raw))
+    first = frozenset(data["first"])
+    return Lexicon(first=first, last=frozenset(data["last"]), ambiguous=frozenset(data["ambiguous"]),
+                   english=frozenset(data["english"]), places=frozenset(data["places"]),
+                   countries=frozenset(data["countries"]),
+                   first_lower=frozenset(name.lower() for name in first),
+                   last_lower=frozenset(name.lower() for name in data["last"]))

@@ -1,0 +1,137 @@
+"""Cards, IBANs and phone numbers as they are written around the world.
+
+- **Cards**: any 12-19 digit run (spaces or dashes between groups) after a card word ("my card
+  4131034282458809939", "card number 630427373398 is lost"); and every Luhn-valid 13-19 digit run, except
+  one that reads as a Unix time in seconds to nanoseconds (trace timestamps are such runs).
+- **IBANs** in any case and grouping ("gb42nawi…"), checked by their mod-97 digits.
+- **Phones**: E.164 numbers ("+358 40 123 4567") anywhere, validated by `phonenumbers`; national
+  numbers of the policy's regions when written as phones (a leading 0 or "(", "0494 92 82 32",
+  "(37) 788-063") or after a phone word ("call me at ...").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from functools import lru_cache
+
+import phonenumbers
+import regex
+from presidio_analyzer import LocalRecognizer, RecognizerResult
+
+_CARD_CUE = regex.compile(
+    r"(?i:\b(?:card|cc|visa|mastercard|master\s+card|amex|american\s+express|discover|maestro|jcb|diners|"
+    r"unionpay|debit|credit|pan)\b(?:[ \t]+[\w\#.]+){0,4}?[ \t]*[:=\#]?[ \t]*)"
+    r"(?P<num>\d(?:[ -]?\d){11,18})(?![\d-])")
+_DIGIT_RUN = regex.compile(r"(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)")
+# Unbroken, or grouped in fours with single spaces ("GB82 WEST 1234 5698 7654 32").
+_IBAN = regex.compile(r"(?<![\w])(?P<iban>[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|[A-Za-z0-9]{2}(?: [A-Za-z0-9]{4}){2,7}"
+                      r"(?: [A-Za-z0-9]{1,4})?|(?: [A-Za-z0-9]{4}){3,7}(?: [A-Za-z0-9]{1,4})?))(?![\w])")
+_IPV4 = regex.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+_PHONE_CUE = regex.compile(
+    r"(?i:\b(?:call|phone|tel|telephone|mobile|cell|cellphone|whatsapp|sms|text|fax|ring|reach|contact|"
+    r"handy|telefon|téléphone|teléfono|telefone|portable|móvil)\b)")
+_PHONE = regex.compile(r"(?<![\w+.-])(?P<phone>\(?(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)(?![\w-]|\.\d)")
+# Unix times from 2000 to 2040, in seconds to nanoseconds: trace timestamps are digit runs too.
+_EPOCH_RANGES = [(946_684_800 * 10 ** e, 2_208_988_800 * 10 ** e) for e in (3, 6, 9)]
+
+
+def luhn_valid(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def iban_valid(iban: str) -> bool:
+    iban = iban.replace(" ", "").upper()
+    if not (15 <= len(iban) <= 34) or not iban[:2].isalpha() or not iban[2:4].isdigit():
+        return False
+    moved = iban[4:] + iban[:4]
+    number = "".join(str(int(ch, 36)) for ch in moved)
+    return int(number) % 97 == 1
+
+
+def _is_epoch(digits: str) -> bool:
+    value = int(digits)
+    return any(low <= value <= high for low, high in _EPOCH_RANGES)
+
+
+class InternationalValueRecognizer(LocalRecognizer):
+    """CREDIT_CARD, IBAN_CODE and PHONE_NUMBER in the forms of the module docstring."""
+
+    def __init__(self, *, regions: list[str], cards_after_cue: tuple[int, int] = (12, 19), luhn: bool = True,
+                 iban: bool = True, phones: bool = True) -> None:
+        self.regions = [r.upper() for r in regions] or ["US"]
+        self.cue_digits = cards_after_cue
+        self.luhn, self.iban, self.phones = luhn, iban, phones
+        super().__init__(supported_entities=["CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER"],
+                         name="international values", supported_language="en")
+
+    def load(self) -> None:
+        pass
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:  # type: ignore[override]
+        wanted = set(entities)
+        found = []
+        if "CREDIT_CARD" in wanted:
+            found += [RecognizerResult("CREDIT_CARD", s, e, score) for s, e, score in self._cards(text)]
+        if self.iban and "IBAN_CODE" in wanted:
+            found += [RecognizerResult("IBAN_CODE", m.start("iban"), m.end("iban"), 0.9)
+                      for m in _IBAN.finditer(text) if iban_valid(m.group("iban"))]
+        if self.phones and "PHONE_NUMBER" in wanted:
+            found += [RecognizerResult("PHONE_NUMBER", s, e, score) for s, e, score in self._phones(text)]
+        return found
+
+    def _cards(self, text: str) -> Iterator[tuple[int, int, float]]:
+        low, high = self.cue_digits
+        for m in _CARD_CUE.finditer(text):
+            digits = m.group("num").replace(" ", "").replace("-", "")
+            if low <= len(digits) <= high:
+                yield m.start("num"), m.end("num"), 0.9
+        if self.luhn:
+            for m in _DIGIT_RUN.finditer(text):
+                digits = m.group().replace(" ", "").replace("-", "")
+                if 13 <= len(digits) <= 19 and luhn_valid(digits) and not _is_epoch(digits):
+                    yield m.start(), m.end(), 0.8
+
+    def _phones(self, text: str) -> Iterator[tuple[int, int, float]]:
+        for m in _PHONE.finditer(text):
+            raw = m.group("phone").strip(" \t.-")
+            if _IPV4.fullmatch(raw):
+                continue
+            digits = sum(ch.isdigit() for ch in raw)
+            if not 6 <= digits <= 15:
+                continue
+            start = m.start("phone") + (len(m.group("phone")) - len(m.group("phone").lstrip(" \t")))
+            end = start + len(raw)
+            international = raw.lstrip("(")
+            if international.startswith(("+", "00")):
+                if international.startswith("00"):
+                    international = "+" + international[2:]
+                if self._valid(international.replace(")", " ", 1) if raw.startswith("(") else international, None,
+                               possible=True):
+                    yield start, end, 0.85
+                continue
+            if digits < 7:
+                continue
+            cued = bool(_PHONE_CUE.search(text, max(0, start - 25), start))
+            shaped = raw.startswith(("0", "(")) and any(not ch.isdigit() for ch in raw.strip("()"))
+            # after a phone word 7-15 digits are enough; a bare "0..." or "(..." must be valid somewhere
+            if cued or (shaped and self._valid_somewhere(raw)):
+                yield start, end, 0.75 if cued else 0.6
+
+    @lru_cache(maxsize=4096)
+    def _valid_somewhere(self, raw: str) -> bool:
+        return any(self._valid(raw, region) for region in self.regions)
+
+    @staticmethod
+    def _valid(raw: str, region: str | None, possible: bool = False) -> bool:
+        try:
+            number = phonenumbers.parse(raw, region)
+        except phonenumbers.NumberParseException:
+            return False
+        return phonenumbers.is_possible_number(number) if possible else phonenumbers.is_valid_number(number)

@@ -1,0 +1,86 @@
+"""User names in home-directory paths and URLs; the rest of the path or URL stays.
+
+- `/Users/<x>/`, `/home/<x>/`, `C:\\Users\\<x>\\` (also with doubled or JSON-escaped backslashes, and
+  `~<x>`) wherever they occur: source-location attributes, stack traces, log lines. Machine and CI
+  accounts (`runner`, `ubuntu`, `root`, ...) are not people and stay.
+- In URLs: the user of `scheme://user@host`, the segment after `/users/`, `/u/`, `/people/`, `/~`,
+  `/@`; and a host label or an Azure-style `/deployments/<x>` segment that holds a given name of the
+  name lists ("https://elena-ruiz-openai.openai.azure.com").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+from presidio_analyzer import LocalRecognizer, RecognizerResult
+
+from scrubbers.recognizers.lexicon import lexicon
+
+ENTITY = "USER_NAME"
+_HOME = regex.compile(
+    r"(?:(?<=/(?:Users|home|export/home|var/home)/)|(?<=\b[A-Za-z]:(?:\\{1,4}|/)(?:Users|Documents and Settings)"
+    r"(?:\\{1,4}|/))|(?<=(?:^|[\s\"'(=:])~))(?P<user>[^/\\\s\"'<>:*?|,;)]{1,64})(?=[/\\\"'\s:,;)]|$)")
+_URL = regex.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s\"'<>]+", regex.IGNORECASE)
+_URL_USER = regex.compile(r"(?<=://)(?P<user>[^\s/:@]+)(?=(?::[^\s/@]*)?@)")
+_URL_PATH_USER = regex.compile(
+    r"(?<=/(?:users|user|u|people|person|profile|profiles|members|member|accounts|account|~|@))"
+    r"/?(?P<user>[^/?#\s\"']+)", regex.IGNORECASE)
+_URL_TILDE = regex.compile(r"/(?:~|@)(?P<user>[\w.-]+)")
+_HOST = regex.compile(r"(?<=://(?:[^\s/@]*@)?)(?P<host>[A-Za-z0-9.-]+)")
+_DEPLOYMENT = regex.compile(r"(?<=/deployments/)(?P<name>[^/?#\s\"']+)", regex.IGNORECASE)
+_PARTS = regex.compile(r"[A-Za-z\p{L}]+")
+
+
+class PathUserRecognizer(LocalRecognizer):
+    """USER_NAME in home paths and URLs (see the module docstring)."""
+
+    def __init__(self, *, system_users: list[str] = (), home_paths: bool = True, urls: bool = True) -> None:
+        self.system_users = frozenset(u.lower() for u in system_users)
+        self.home_paths, self.urls = home_paths, urls
+        self.lexicon = lexicon()
+        super().__init__(supported_entities=[ENTITY], name="user names in paths", supported_language="en")
+
+    def load(self) -> None:
+        pass
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:  # type: ignore[override]
+        if ENTITY not in entities or ("/" not in text and "\\" not in text and "~" not in text):
+            return []
+        return [RecognizerResult(ENTITY, s, e, score) for s, e, score in self._spans(text)]
+
+    def _spans(self, text: str) -> Iterator[tuple[int, int, float]]:
+        if self.home_paths:
+            for m in _HOME.finditer(text):
+                user = m.group("user")
+                if user.lower() not in self.system_users and not user.startswith(("$", "%", "{", "<")):
+                    yield m.start("user"), m.end("user"), 0.9
+        if self.urls and "://" in text:
+            for url in _URL.finditer(text):
+                yield from self._in_url(url.group(), url.start())
+
+    def _in_url(self, url: str, offset: int) -> Iterator[tuple[int, int, float]]:
+        for pattern in (_URL_USER, _URL_PATH_USER, _URL_TILDE):
+            for m in pattern.finditer(url):
+                if m.group("user").lower() not in self.system_users:
+                    yield offset + m.start("user"), offset + m.end("user"), 0.85
+        host = _HOST.search(url)
+        if host and host.group("host").count(".") >= 2:  # the leftmost label of a subdomain names the tenant
+            label = host.group("host").split(".", 1)[0]
+            if self._names_someone(label):
+                yield offset + host.start("host"), offset + host.start("host") + len(label), 0.8
+        for m in _DEPLOYMENT.finditer(url):
+            if self._names_someone(m.group("name")):
+                yield offset + m.start("name"), offset + m.end("name"), 0.8
+
+    def _names_someone(self, label: str) -> bool:
+        """A host label or deployment name holding a given name ("elena-gpt4o", "ruiz-elena-dev")."""
+        lex = self.lexicon
+        for part in _PARTS.findall(label.lower()):
+            if len(part) >= 3 and part in lex.first_lower:
+                return True
+            # "karlwerner", "joseantonio": a given name run together with a name
+            if any(part[:i] in lex.first_lower and (part[i:] in lex.first_lower or part[i:] in lex.last_lower)
+                   for i in range(3, len(part) - 2)):
+                return True
+        return False

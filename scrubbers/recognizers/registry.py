@@ -1,0 +1,117 @@
+"""The one hook `scrubbers.analysis` calls: which recognizers a policy gets, and the last pass over a
+text's detections."""
+
+from __future__ import annotations
+
+import regex
+from presidio_analyzer import EntityRecognizer, LocalRecognizer, RecognizerResult
+
+from scrubbers.policy import ScrubPolicy
+from scrubbers.recognizers.addresses import InternationalAddressRecognizer
+from scrubbers.recognizers.lexicon import lexicon
+from scrubbers.recognizers.names import NameRecognizer
+from scrubbers.recognizers.ner import FilteredSpacyRecognizer
+from scrubbers.recognizers.numbers import InternationalValueRecognizer
+from scrubbers.recognizers.paths import PathUserRecognizer
+
+# A line break, also JSON-escaped inside text that did not decode ("jaeger-4.4.7\n  - app_version").
+_LINE_BREAK = regex.compile(r"\r?\n|\\r\\n|\\n|\u2028|\u2029")
+
+
+def build_recognizers(policy: ScrubPolicy) -> list[EntityRecognizer]:
+    """Our recognizers for the entities `policy` asks for (spaCy PERSON included, filtered)."""
+    settings = policy.recognizers
+    wanted = set(policy.entities)
+    found: list[EntityRecognizer] = []
+    not_names = [*settings.not_names, *policy.allow_terms]
+    if "PERSON" in wanted:
+        found.append(FilteredSpacyRecognizer(not_names, settings.strict_places, settings.ner_person_filter))
+        if settings.name_gazetteer:
+            found.append(NameRecognizer(not_names, settings.strict_places))
+    if wanted & {"CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER"}:
+        found.append(InternationalValueRecognizer(
+            regions=settings.phone_regions, cards_after_cue=settings.card_after_cue_digits, luhn=settings.luhn_cards,
+            iban=settings.iban_any_case, phones=settings.international_phones))
+    if "STREET_ADDRESS" in wanted and settings.international_addresses:
+        found.append(InternationalAddressRecognizer())
+    if "USER_NAME" in wanted and (settings.home_paths or settings.url_names):
+        found.append(PathUserRecognizer(system_users=settings.system_users, home_paths=settings.home_paths,
+                                        urls=settings.url_names))
+    if "LOCATION" in wanted and settings.strict_places:
+        found.append(PlaceRecognizer())
+    return found
+
+
+class Refiner:
+    """The last pass over one text's detections (from every recognizer, key rule and pattern)."""
+
+    def __init__(self, policy: ScrubPolicy) -> None:
+        self.strict_places = policy.recognizers.strict_places
+        self.lexicon = lexicon()
+
+    def __call__(self, text: str, found: list) -> list:
+        out = []
+        for d in found:
+            for s, e in split_at_line_breaks(text, d.start, d.end):
+                if d.entity == "PERSON" and not self.strict_places and self._only_a_place(text[s:e]):
+                    continue
+                out.append(d._replace(start=s, end=e) if (s, e) != (d.start, d.end) else d)
+        return out
+
+    def _only_a_place(self, surface: str) -> bool:
+        """A place name NER or a cue pattern took for a person ("from San Francisco"); a place that is
+        also a given name ("Charlotte", "Paris") stays a person."""
+        lex = self.lexicon
+        surface = surface.strip(" .,")
+        return surface in lex.countries or (
+            surface in lex.places and not (surface in lex.first or surface in lex.ambiguous))
+
+
+def split_at_line_breaks(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """[start, end) as one piece per line, each without surrounding whitespace: a replacement covers
+    exactly the value and never eats a line break or merges two lines."""
+    piece = text[start:end]
+    if "\n" not in piece and "\\" not in piece and "\u2028" not in piece and "\u2029" not in piece:
+        return [(start, end)]
+    pieces, pos = [], start
+    for m in [*_LINE_BREAK.finditer(text, start, end), None]:
+        stop = m.start() if m else end
+        s, e = pos, stop
+        while s < e and text[s] in " \t\r":
+            s += 1
+        while e > s and text[e - 1] in " \t\r":
+            e -= 1
+        if e > s:
+            pieces.append((s, e))
+        if m:
+            pos = m.end()
+    return pieces
+
+
+class PlaceRecognizer(LocalRecognizer):
+    """LOCATION: countries, cities and airports of the lexicon (strict geographic redaction only)."""
+
+    _CANDIDATE = regex.compile(r"(?<![\w-])\p{Lu}[\p{L}\p{M}'’.-]*(?:[ \t]\p{Lu}[\p{L}\p{M}'’.-]*){0,3}(?![\w-])")
+
+    def __init__(self) -> None:
+        self.places = lexicon().places
+        super().__init__(supported_entities=["LOCATION"], name="places", supported_language="en")
+
+    def load(self) -> None:
+        pass
+
+    def analyze(self, text, entities, nlp_artifacts=None):  # type: ignore[no-untyped-def, override]
+        found = []
+        for m in self._CANDIDATE.finditer(text):
+            words = m.group().split()
+            for size in range(len(words), 0, -1):  # the longest place inside the capitalised run
+                for i in range(len(words) - size + 1):
+                    candidate = " ".join(words[i:i + size])
+                    if candidate in self.places:
+                        start = m.start() + m.group().index(candidate)
+                        found.append(RecognizerResult("LOCATION", start, start + len(candidate), 0.7))
+                        break
+                else:
+                    continue
+                break
+        return found

