@@ -33,9 +33,10 @@ _DISGUISE = regex.compile(
 _SUSPECT = regex.compile(rf"\\u|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<[A-Z0-9]")
 # Our own placeholders are never a disguise: `OWN_PLACEHOLDER` is the engine's one rule for them.
 OWN_PLACEHOLDER = PLACEHOLDER
-# A base64 candidate: a token of 8+ base64 characters with a digit or symbol and two capitals in it
-# (the lookaheads cannot leave the token), so that words and hex ids are not even tried.
-_B64 = regex.compile(r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/_-]*[0-9+/_-])(?=[a-z0-9+/_-]*[A-Z][A-Za-z0-9+/_-]*[A-Z])"
+# A base64 candidate: a token of 8+ base64 characters with a digit, symbol or padding and two capitals in it
+# (the lookaheads cannot leave the token), so that words and hex ids are not even tried. Base64 of digits
+# and spaces (a card number) holds no digit of its own: its padding gives it away.
+_B64 = regex.compile(r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/_-]*[0-9+/_=-])(?=[a-z0-9+/_-]*[A-Z][A-Za-z0-9+/_-]*[A-Z])"
                      r"[A-Za-z0-9+/_-]{8,}={0,2}(?![A-Za-z0-9+/=_-])")
 _LATIN_WORD = regex.compile(r"\w*[a-zA-Z]\w*")
 
@@ -162,6 +163,8 @@ def _looks_encoded(token: str) -> bool:
     body = token.rstrip("=")
     if len(body) % 4 == 1:
         return False
+    if token.endswith("=") and len(token) % 4 == 0:
+        return True  # padded to a whole number of quads: words and ids are not (digits encode to few lowercase)
     upper = sum(1 for ch in body if ch.isupper())
     lower = sum(1 for ch in body if ch.islower())
     return upper >= 2 and lower >= 2 and (token.endswith("=") or any(ch.isdigit() or ch in "+/_-" for ch in body))
