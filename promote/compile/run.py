@@ -70,9 +70,13 @@ def parse_targets(text: str | None) -> list[str]:
 
 def compile_paths(
     paths: list[str | Path], out_dir: Path, *, targets: list[str] | None = None,
-    policy_path: Path | None = None, check: bool = False,
+    policy_path: Path | None = None, check: bool = False, pii_scan: bool = True,
 ) -> CompileReport:
-    """Compile every case under `paths` into `out_dir` (or, with `check`, compare without writing)."""
+    """Compile every case under `paths` into `out_dir` (or, with `check`, compare without writing).
+
+    Fails closed: a case with residual PII is refused like in `promote validate`, since artifacts travel
+    further than the case (a judge model, another team's runner); `pii_scan=False` skips that scan.
+    """
     out_dir = Path(out_dir)
     selected = [target for target in TARGETS if target.name in (targets or target_names())]
     files = [path for path in find_case_files(paths) if not _inside(path, out_dir)]
@@ -82,7 +86,7 @@ def compile_paths(
     policy_file = policy_path if policy_path is not None else find_policy(Path(paths[0]))
     loaded = load_suite_policy(policy_file, backend_metrics())
     report = CompileReport(policy=loaded.path, check=check)
-    units = _load_units(files, report)
+    units = _load_units(files, report, pii_scan)
     for target in selected:
         _run_target(target, units, loaded, out_dir, report)
     return report
@@ -96,12 +100,12 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
-def _load_units(files: list[Path], report: CompileReport) -> list[CompileUnit]:
+def _load_units(files: list[Path], report: CompileReport, pii_scan: bool) -> list[CompileUnit]:
     catalog = _catalog_entities(files[0])
     units: list[CompileUnit] = []
     seen: dict[str, Path] = {}
     for path in files:
-        case = _valid_case(path)
+        case = _valid_case(path, pii_scan)
         if case.status != "valid":
             report.skipped.append((str(path), f"status {case.status}: only valid cases are compiled"))
             continue
@@ -113,10 +117,12 @@ def _load_units(files: list[Path], report: CompileReport) -> list[CompileUnit]:
     return sorted(units, key=lambda unit: unit.case.id)
 
 
-def _valid_case(path: Path) -> Case:
-    """The case in `path`, or PromoteError at its first error (same checks as `promote validate`,
-    without the residual-PII scan, which `promote validate` runs)."""
-    result = validate_file(path)
+def _valid_case(path: Path, pii_scan: bool) -> Case:
+    """The case in `path`, or PromoteError at its first error (the checks of `promote validate`)."""
+    scan = None
+    if pii_scan:
+        from promote.case.pii import residual_scan_for_validate as scan
+    result = validate_file(path, residual_scan=scan)
     errors = [problem for problem in result.problems if problem.severity == "error"]
     if errors:
         first = errors[0]
