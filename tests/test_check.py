@@ -165,6 +165,21 @@ def test_numbers_compare_by_value_and_strings_are_not_numbers(adk2, engine) -> N
         assert verdicts(check_one(trace, engine, case))["tool-args"] == verdict, value
 
 
+def test_argument_rules_regex_tolerance_one_of_and_ignore(adk2, engine) -> None:
+    case = hero_case()
+    call = case.expected_tools.calls[1]
+    call.args = {"topic": "pto", "jurisdiction": "CA", "year": 2026}
+    for match, verdict in [
+        ({"topic": "regex:pto_.*", "year": "tolerance:1"}, "pass"),
+        ({"topic": "regex:pto", "year": "ignore"}, "fail"),  # a regex matches the whole value
+        ({"topic": "ignore", "jurisdiction": ["TX", "CA"], "year": "tolerance:0.5"}, "fail"),
+        ({"topic": "ignore", "jurisdiction": ["TX", "CA"], "year": "tolerance:1"}, "pass"),
+    ]:
+        call.match = match
+        trace = mutated(adk2, lambda turn: turn.tool_calls[1].args.update(year=2027))
+        assert verdicts(check_one(trace, engine, case))["tool-args"] == verdict, match
+
+
 def test_a_changed_figure_fails_figures(adk2, engine) -> None:
     def change(turn) -> None:
         turn.final_response = turn.final_response.replace("22.5 hours", "23.5 hours")

@@ -35,9 +35,9 @@ def test_every_artifact_of_the_seed_cases_matches_its_snapshot(tmp_path: Path) -
 def test_the_seed_cases_compile_to_the_targets_the_seeds_list(tmp_path: Path) -> None:
     report = compile_paths([GOLDEN_CASES], tmp_path)
     assert report.routed == {
-        "wfm.accrual_balance_007": ["adk", "numeric"],
-        "hr.policy_carryover_004": ["adk", "ragas", "numeric", "safety"],
-        "benefits.plan_coverage_001": ["adk", "ragas", "safety"],
+        "wfm.accrual_balance_007": ["adk", "numeric", "checks"],
+        "hr.policy_carryover_004": ["adk", "ragas", "numeric", "safety", "checks"],
+        "benefits.plan_coverage_001": ["adk", "ragas", "safety", "checks"],
     }
     assert {line.result for line in report.lines} == {"written"}
     again = compile_paths([GOLDEN_CASES], tmp_path)
@@ -63,6 +63,8 @@ def test_check_fails_after_an_edit_and_passes_after_recompiling(tmp_path: Path, 
         f"{out}/adk/wfm_accruals_golden/wfm_accruals_golden.evalset.json: orphaned "
         "(run promote compile without --check)",
         f"{out}/numeric/wfm.accrual_balance_007.oracle.json: orphaned (run promote compile without --check)",
+        f"{out}/checks/hr.policy_carryover_004.checks.json: out-of-sync (run promote compile without --check)",
+        f"{out}/checks/wfm.accrual_balance_007.checks.json: orphaned (run promote compile without --check)",
     ])
     assert (out / "numeric" / "wfm.accrual_balance_007.oracle.json").exists()  # --check wrote nothing
     assert main(["compile", str(cases), "-o", str(out)]) == 0
@@ -92,11 +94,12 @@ def test_the_command_line_logs_each_artifact_and_refuses_bad_input(tmp_path: Pat
     rows = [line.split() for line in done.stdout.splitlines()]
     assert ["ADK", "eval", "adk/wfm_accruals_golden/test_config.json", "written"] in rows
     assert ["Numeric", "oracle", "numeric/wfm.accrual_balance_007.oracle.json", "written"] in rows
-    assert "wfm.accrual_balance_007: 2 target(s): adk, numeric" in done.stdout
+    assert ["Deterministic", "checks", "checks/wfm.accrual_balance_007.checks.json", "written"] in rows
+    assert "wfm.accrual_balance_007: 3 target(s): adk, numeric, checks" in done.stdout
     bad_target = run(str(GOLDEN_CASES), "-o", str(tmp_path), "--target", "adk,promptfoo")
     assert bad_target.returncode == 2
     assert bad_target.stderr.strip() == (
-        "promote compile: unknown target promptfoo (choose from adk,ragas,numeric,safety)")
+        "promote compile: unknown target promptfoo (choose from adk,ragas,numeric,safety,checks)")
     invalid = FIXTURES / "cases" / "invalid" / "wfm.bad_status_001.yaml"
     refused = run(str(invalid), "-o", str(tmp_path / "refused"))
     assert refused.returncode == 2

@@ -1,6 +1,6 @@
 """Per-argument match rules of `expected_tools.calls[].match`: exact (default), ignore, regex, tolerance,
 one_of. Numbers compare by value (4999 == 4999.0) but a string is never a number ("4999" != 4999), and a
-bool is not a number either. Regexes search anywhere, DOTALL, like the reply's.
+bool is not a number either. A regex must match the whole value (as `ArgRule` documents it), DOTALL.
 """
 
 from __future__ import annotations
@@ -58,6 +58,6 @@ def mismatch(name: str, expected: Any, rule: Rule, raw: dict[str, Any], clean: d
     if rule.kind == "regex":
         pattern = re.compile(rule.pattern or "", re.DOTALL)
         texts = [as_text(raw[name]), as_text(clean.get(name))]
-        if not any(pattern.search(text) for text in texts):
+        if not any(pattern.fullmatch(text) for text in texts):
             return f"{name} is {shown}, which does not match /{rule.pattern}/"
     return None

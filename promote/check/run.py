@@ -80,8 +80,10 @@ def check_paths(
     *,
     turn: int | None = None,
     min_pass_rates: dict[str, float] | None = None,
+    policy: str | Path | None = None,
 ) -> CheckReport:
-    """`promote check`: cases (files or folders) against trace exports. Bad input raises PromoteError."""
+    """`promote check`: cases (files or folders) against trace exports, scrubbed with `policy` (default:
+    the bundled one). Bad input raises PromoteError."""
     from promote.listing import list_traces
 
     for label in min_pass_rates or {}:
@@ -95,7 +97,8 @@ def check_paths(
     if not listing.traces:
         raise PromoteError("no agent trace found", where=", ".join(map(str, trace_paths)),
                            hint="see `promote traces` for what the export holds")
-    report = check_cases(cases, listing.traces, turn=turn, min_pass_rates=min_pass_rates)
+    report = check_cases(cases, listing.traces, turn=turn, min_pass_rates=min_pass_rates,
+                         engine=scrub_engine(str(policy) if policy is not None else None))
     if not report.cases:
         first = report.unpaired[0]
         raise PromoteError(f"no case could be paired with a turn: {first.why}", where=first.path)

@@ -14,7 +14,8 @@ from pathlib import Path
 def run(args: argparse.Namespace) -> int:
     from promote.check import check_paths, render_report, write_junit
 
-    report = check_paths(args.cases, args.trace, turn=args.turn, min_pass_rates=dict(args.min_pass_rate))
+    report = check_paths(args.cases, args.trace, turn=args.turn, min_pass_rates=dict(args.min_pass_rate),
+                         policy=args.policy)
     if args.junit is not None:
         write_junit(report, args.junit)
     if args.json:
@@ -49,4 +50,5 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--junit", type=Path, metavar="FILE", help="also write the report as JUnit XML")
     check.add_argument("--min-pass-rate", type=_gate, action="append", default=[], metavar="LABEL=R",
                        help="fail unless LABEL passes at least this share of its conclusive results")
+    check.add_argument("--policy", type=Path, help="scrub policy file (default: the bundled policy)")
     check.set_defaults(handler=run)

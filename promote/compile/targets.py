@@ -16,6 +16,8 @@ from promote.case.model import Case
 from promote.compile.adk_eval import compile_adk
 from promote.compile.adk_eval import METRICS as ADK_METRICS
 from promote.compile.artifacts import CompileUnit, TargetOutput
+from promote.compile.deterministic_checks import METRICS as CHECKS_METRICS
+from promote.compile.deterministic_checks import compile_checks, implies_checks
 from promote.compile.numeric_oracle import METRICS as NUMERIC_METRICS
 from promote.compile.numeric_oracle import compile_numeric
 from promote.compile.policy import SuitePolicy
@@ -54,6 +56,7 @@ TARGETS: tuple[Target, ...] = (
     Target("ragas", "RAGAS", RAGAS_METRICS, compile_ragas),
     Target("numeric", "Numeric oracle", NUMERIC_METRICS, compile_numeric),
     Target("safety", "Llama Guard + Presidio", SAFETY_METRICS, compile_safety),
+    Target("checks", "Deterministic checks", CHECKS_METRICS, compile_checks, select=implies_checks),
 )
 
 
