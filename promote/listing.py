@@ -29,7 +29,14 @@ class TraceListing(BaseModel):
     skipped: list[Skipped] = Field(default_factory=list)
     """Input that could not be read, with `file:line` and the reason."""
     other_traces: int = 0
-    """Traces read without any agent span (no ADK, GenAI or OpenInference keys); not listed."""
+    """Traces read without any agent span (no key of a known agent convention); not listed."""
+    without_turns: list[Skipped] = Field(default_factory=list)
+    """Every trace that gave no turn: where its first span was read and why (what its spans carry,
+    which conventions were tried)."""
+
+    @property
+    def turn_count(self) -> int:
+        return sum(len(trace.turns) for trace in self.traces)
 
 
 def iter_traces(
@@ -58,6 +65,9 @@ def list_traces(paths: Iterable[str | Path], *, scrub: Scrub | None = None) -> T
     for spans in pieces.values():
         unique = list({s.span_id: s for s in spans}.values())  # a span exported twice counts once
         trace = build_trace(unique)
+        if not trace.turns:
+            where = next((s.where for s in unique if s.where), "-")
+            listing.without_turns.append(Skipped(where=where, why=f"trace {trace.trace_id}: {trace.no_turns_reason}"))
         if trace.producer is None:
             listing.other_traces += 1
             continue
@@ -100,6 +110,7 @@ def render_table(listing: TraceListing, *, width: int = 160) -> str:
     lines += [_fit(f"skipped {skip.where}: {skip.why}", width) for skip in listing.skipped]
     if listing.other_traces:
         lines.append(f"{listing.other_traces} trace(s) without agent spans not listed")
+    lines += [f"no turn in {note.where}: {note.why}" for note in listing.without_turns]
     return "\n".join(lines) + "\n"
 
 

@@ -138,9 +138,11 @@ class Trace(_Model):
     user_id: str | None = None
     """The user id the producer recorded, if any."""
     producer: str | None = None
-    """Which convention the turns were read with: adk-1, adk-2, openinference, genai."""
+    """Which convention the turns were read with: monocle, openinference, adk-2, adk-1, langfuse, genai."""
     turns: list[Turn] = Field(default_factory=list)
     """The turns, in time order."""
+    no_turns_reason: str | None = None
+    """Why no turn was rebuilt (what the spans carry, which conventions were tried); None with turns."""
     spans: list[Span] = Field(default_factory=list, exclude=True)
     """The spans the trace was rebuilt from (not printed)."""
 

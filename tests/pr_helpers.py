@@ -79,7 +79,8 @@ class EvalRepo:
 
 
 def make_eval_repo(
-    tmp_path: Path, monkeypatch, *, gh: str | None = "ok", remote_url: str | None = GITHUB_URL
+    tmp_path: Path, monkeypatch, *, gh: str | None = "ok", remote_url: str | None = GITHUB_URL,
+    compiled: bool = False,
 ) -> EvalRepo:
     """A clone with `main` pushed to a bare origin; `gh`: "ok" (logged in), "logged-out", or None (absent).
 
@@ -94,6 +95,10 @@ def make_eval_repo(
     (root / "evals" / "cases").mkdir(parents=True)
     shutil.copy(GOLDEN / "wfm.accrual_balance_007.yaml", root / "evals" / "cases")
     (root / "README.md").write_text("eval repo\n")
+    if compiled:  # the repo keeps compiled artifacts, in sync with its cases
+        from promote.compile.run import compile_paths
+
+        compile_paths([root / "evals" / "cases"], root / "evals" / "compiled")
     git(root, "add", ".")
     git(root, "commit", "--quiet", "-m", "Eval repo with one golden case")
     git(root, "remote", "add", "origin", remote_url or str(origin))

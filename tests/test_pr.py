@@ -263,3 +263,58 @@ def test_cli_prints_the_pr_text_when_it_cannot_open_it(tmp_path, monkeypatch) ->
     assert f"open the PR at: {url}" in done.stdout and "--- PR body ---" in done.stdout
     assert "Trace-Id: 6ba1f49a4e0b98a257a16cb62edefd94" in done.stdout
     assert GITHUB_URL not in done.stdout
+
+
+def test_cli_dry_run_and_refusal_in_process(tmp_path, monkeypatch, capsys) -> None:
+    from promote.cli.main import main
+
+    repo = make_eval_repo(tmp_path, monkeypatch)
+    before = repo.state()
+    assert main(["pr", str(DRAFT), "--repo", str(repo.root), "--open", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert f"Would commit on {BRANCH} (from main):\n  {TARGET}" in out and "--- PR body ---" in out
+    invalid = ROOT / "fixtures/cases/invalid/wfm.residual_pii_001.yaml"
+    assert main(["pr", str(invalid), str(DRAFT), str(DRAFT), "--repo", str(repo.root)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("promote pr: refused, nothing committed: ") and "[residual-pii]" in err
+    assert "[unique-id]" in err and len(err.splitlines()) >= 3
+    assert_nothing_left(repo, before)
+
+
+def test_a_hook_that_refuses_the_commit_leaves_nothing(tmp_path, monkeypatch) -> None:
+    repo = make_eval_repo(tmp_path, monkeypatch)
+    hook = repo.root / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho 'error: cases must be reviewed by the HR guild' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    before = repo.state()
+    with pytest.raises(PromoteError, match="git commit failed: cases must be reviewed by the HR guild"):
+        open_pull_request([DRAFT], repo.root, OPEN)
+    assert_nothing_left(repo, before)
+
+
+def test_compiled_artifacts_are_regenerated_and_committed_with_the_case(tmp_path, monkeypatch) -> None:
+    from promote.compile.run import compile_paths
+
+    repo = make_eval_repo(tmp_path, monkeypatch, compiled=True)
+    assert git(repo.root, "ls-files", "evals/compiled")  # the repo keeps them
+    case = GOLDEN / "hr.policy_carryover_004.yaml"  # a valid case: drafts are not compiled
+    result = open_pull_request([case], repo.root, PrOptions(push=True))
+    artifacts = [path for path in result.files if path.startswith("evals/compiled/")]
+    assert "evals/cases/hr.policy_carryover_004.yaml" in result.files and len(artifacts) >= 4
+    assert sorted(result.files) == sorted(["evals/cases/hr.policy_carryover_004.yaml", *artifacts])
+    assert all(f"`{path}`" in result.body for path in artifacts)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", "--branch", result.branch, str(repo.origin), str(clone))
+    report = compile_paths([clone / "evals" / "cases"], clone / "evals" / "compiled", check=True)
+    assert report.lines and not report.stale  # `promote compile --check` passes on the branch
+
+
+def test_a_base_whose_artifacts_are_stale_is_refused(tmp_path, monkeypatch) -> None:
+    repo = make_eval_repo(tmp_path, monkeypatch, compiled=True)
+    stale = sorted(path for path in (repo.root / "evals" / "compiled").rglob("*") if path.is_file())[0]
+    stale.write_text(stale.read_text() + "\n")
+    git(repo.root, "commit", "--quiet", "-am", "hand edit of a compiled artifact")
+    before = repo.state()
+    with pytest.raises(PromoteError, match="artifacts are out of sync on the base branch: evals/compiled/"):
+        open_pull_request([GOLDEN / "hr.policy_carryover_004.yaml"], repo.root, PrOptions(push=True))
+    assert repo.state() == before and repo.branches() == ["main"] and repo.origin_branches() == ["main"]

@@ -25,12 +25,27 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(listing.model_dump(mode="json"), indent=2, ensure_ascii=False))
     else:
         print(render_table(listing))
+    if listing.turn_count == 0:
+        why = "; ".join(note.why for note in listing.without_turns[:3]) or "the files hold no trace"
+        print(f"promote traces: no turn found in {', '.join(map(str, args.files))}: {why}", file=sys.stderr)
+        return 1
     return 0
 
 
+def _formats_read() -> str:
+    from promote.trace_formats import FORMAT_NAMES
+
+    lines = [f"  {name:<11} {about}" for name, about in FORMAT_NAMES.items()]
+    return ("formats read (sniffed from content, never the file name; any of them gzip- or zstd-compressed):\n"
+            + "\n".join(lines) + "\n\nturns rebuilt for: Monocle, OpenInference, Google ADK 1.x and 2.x, Langfuse, "
+            "OpenTelemetry GenAI.\nexit 0 with turns, 1 when no input yielded a turn (the reason is said per "
+            "trace), 2 on bad input.")
+
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
-    traces = commands.add_parser("traces", help="list the traces and turns found in trace exports")
+    traces = commands.add_parser("traces", help="list the traces and turns found in trace exports",
+                                 description="List the traces and turns found in trace exports.",
+                                 epilog=_formats_read(), formatter_class=argparse.RawDescriptionHelpFormatter)
     traces.add_argument("files", nargs="+", metavar="FILE", help="trace exports (any supported format; - for stdin)")
     traces.add_argument("--json", action="store_true", help="print the JSON shape of shared/spec/cli.md")
     traces.add_argument("--no-scrub", action="store_true", help="show raw text (it may hold personal data)")

@@ -133,9 +133,11 @@ def _read_traces(path: Path) -> list[Trace]:
     from promote.listing import list_traces  # the ingester: imported late, it is the heavy part
 
     listing = list_traces([path])
-    if not listing.traces:
-        why = f" ({listing.skipped[0].where}: {listing.skipped[0].why})" if listing.skipped else ""
-        raise PromoteError(f"no traces found{why}", where=str(path))
+    if not listing.turn_count:
+        notes = listing.without_turns or listing.skipped
+        why = f": {notes[0].why}" if notes else ""
+        raise PromoteError(f"no agent turn found{why}", where=notes[0].where if notes else str(path),
+                           hint="see `promote traces --help` for the formats and conventions read")
     return listing.traces
 
 

@@ -44,11 +44,16 @@ from promote.ingest.formats import CODECS
 from promote.ingest.formats.base import Path as SlotPath
 from promote.ingest.formats.base import Record, StringSlot, set_at
 from promote.ingest.formats.otlp_proto import looks_like_request
+from promote.trace_formats import FORMAT_NAMES
 from promote.trace_model import Skipped, Span
 
-FORMATS = ("otlp-json", "otlp-jsonl", "otlp-proto", "jaeger", "tempo", "console", "adk-dev")
+FORMATS = tuple(FORMAT_NAMES)
 COMPRESSIONS = (None, "gzip", "zstd", "zstd-framed")
-NOTHING_FOUND = "no trace data found: not OTLP JSON/JSON lines/protobuf, Jaeger, Tempo or console output"
+NOTHING_FOUND = (
+    "no trace data found: not OTLP JSON/JSON lines/protobuf, Jaeger, Tempo, console output, a Monocle "
+    "JSON array or a Langfuse trace export"
+)
+_MONOCLE_MARK = b'"monocle_apptrace.'
 _HEAD = 1 << 20
 _MAX_FIRST_LINE = 64 << 20
 _KEY = re.compile(rb'"([A-Za-z_][A-Za-z0-9_.]*)"\s*:')
@@ -323,12 +328,16 @@ def _sniff_content(head: bytes, complete: bool) -> tuple[str, str] | None:
         family = _family(doc)
         if family is None:
             continue
+        if family == "console" and _MONOCLE_MARK in text[:_HEAD]:
+            family = "monocle"
         if isinstance(doc, list):
             return family, "values"
         if family == "otlp-json":
             return ("otlp-json" if complete and len(filled) == 1 else "otlp-jsonl"), "lines"
         return family, "lines"
     family = _family_from_keys(text[:_HEAD])
+    if family == "console" and text[:1] == b"[" and _MONOCLE_MARK in text[:_HEAD]:
+        family = "monocle"
     return (family, "values") if family else None
 
 
@@ -345,6 +354,8 @@ def _family(doc: object) -> str | None:
         return "jaeger"
     if isinstance(doc.get("context"), dict):
         return "console"
+    if isinstance(doc.get("trace"), dict) and isinstance(doc.get("observations"), list):
+        return "langfuse"
     if "span_id" in doc and "trace_id" in doc:
         return "adk-dev"
     return None
@@ -362,6 +373,8 @@ def _family_from_keys(text: bytes) -> str | None:
         return "jaeger"
     if b"context" in keys and b"trace_id" in keys:
         return "console"
+    if first in (b"trace", b"observations") and b"observations" in keys:
+        return "langfuse"
     if _ADK_DEV_ID.search(text, 0, 1 << 16):
         return "adk-dev"
     return None

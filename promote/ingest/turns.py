@@ -18,16 +18,24 @@ from promote.ingest.conventions import Convention, detect_convention
 from promote.ingest.conventions.base import (
     NOT_CAPTURED,
     ModelReading,
+    RootReading,
     as_str,
     earlier_calls,
     is_agent_span,
     is_model_span,
     is_tool_span,
 )
+from promote.ingest.diagnose import why_no_turns
 from promote.ingest.tool_calls import CallIndex, tool_calls
 from promote.trace_model import ModelCall, Span, Trace, Turn
 
 INVOCATION_ID = "gcp.vertex.agent.invocation_id"
+_INVOCATION_KEYS = (INVOCATION_ID, "scope.agentic.turn")  # ADK's own; Monocle's scope holds the same id
+
+
+def _own_invocation(span: Span) -> str | None:
+    return next((value for key in _INVOCATION_KEYS if (value := as_str(span.attributes.get(key)))), None)
+
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -56,8 +64,11 @@ def build_trace(spans: list[Span]) -> Trace:
         spans=tree.spans,
     )
     if convention is None:
+        trace.no_turns_reason = why_no_turns(tree.spans, None)
         return trace
     groups = _turn_groups(tree)
+    if not groups:
+        trace.no_turns_reason = why_no_turns(tree.spans, convention)
     readings = {root_key: _model_exchanges(tree, members, convention) for root_key, (_, members) in groups.items()}
     index = CallIndex(exchange for exchanges in readings.values() for exchange in exchanges)
     for number, (root_key, (root, members)) in enumerate(groups.items()):
@@ -94,7 +105,7 @@ class _Tree:
         """Per span, the invocation ids in its subtree, not looking inside tool calls."""
         below: dict[str, set[str]] = {}
         for span in reversed(self._preorder()):
-            own = as_str(span.attributes.get(INVOCATION_ID))
+            own = _own_invocation(span)
             ids = {own} if own else set()
             for child in self.children.get(span.span_id, ()):
                 if not is_tool_span(child):
@@ -154,7 +165,7 @@ def _turn_groups(tree: _Tree) -> dict[str, tuple[Span | None, list[Span]]]:
 
 def _invocation_of(tree: _Tree, span: Span) -> str | None:
     for node in (span, *tree.ancestors(span)):
-        if own := as_str(node.attributes.get(INVOCATION_ID)):
+        if own := _own_invocation(node):
             return own
     return None
 
@@ -254,11 +265,11 @@ def _build_turn(
     end_ns = root.end_ns if root else max(s.end_ns for s in members)
     turn = Turn(
         index=number,
-        invocation_id=next((i for s in members if (i := as_str(s.attributes.get(INVOCATION_ID)))), None),
+        invocation_id=next((i for s in members if (i := _own_invocation(s))), None),
         started_at=_EPOCH + timedelta(microseconds=start_ns // 1000),
         duration_ms=round((end_ns - start_ns) / 1e6, 3),
         user_input=_user_input(exchanges) or about.user_input,
-        final_response=_final_response(exchanges),
+        final_response=_reply(exchanges, about, convention),
         tool_calls=calls,
         model_calls=model_calls,
         input_tokens=_total(m.input_tokens for m in model_calls),
@@ -277,6 +288,14 @@ def _user_input(exchanges: list[_Exchange]) -> str | None:
         if message.role == "user" and message.texts:
             return "\n".join(message.texts)
     return None
+
+
+def _reply(exchanges: list[_Exchange], about: RootReading, convention: Convention) -> str | None:
+    """The model's last text reply, else the one the turn/agent span records (OpenInference AGENT/CHAIN
+    `output.value`); for Monocle the turn span's output comes first."""
+    if convention.reply_from_root and about.reply:
+        return about.reply
+    return _final_response(exchanges) or about.reply
 
 
 def _final_response(exchanges: list[_Exchange]) -> str | None:

@@ -60,7 +60,7 @@ class Git:
             raise GitError(f"git {args[0]} did not finish in {timeout:g} s", where=str(self.cwd)) from None
         if check and done.returncode != 0:
             raise GitError(f"git {_shown(args)} failed: {_reason(done)}", where=str(self.cwd),
-                           hint=hint or _hint_for(done.stderr))
+                           hint=_hint_for(done.stderr) or hint)
         return done
 
     def out(self, *args: str, **kwargs) -> str:
@@ -169,6 +169,4 @@ def _hint_for(stderr: str) -> str | None:
         return "set git config user.name and user.email in the eval repo"
     if "could not read Username" in text or "Permission denied (publickey)" in text:
         return "git has no credentials for origin: log in (gh auth login, an ssh key) and retry"
-    if "hook" in text:
-        return "a git hook of the eval repo refused the commit; see its message"
     return None

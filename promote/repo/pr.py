@@ -18,17 +18,14 @@ from typing import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from promote.errors import PromoteError
-from promote.repo import case_access, forge
+from promote.repo import case_access, forge, pr_compile
 from promote.repo.git import Git, GitError
 from promote.repo.pr_body import CaseForReview, pr_body, pr_title
-from promote.repo.pr_gates import PlannedCase, plan_cases, read_sources, scrubbed_by
+from promote.repo.pr_gates import PlannedCase, plan_cases, read_sources, scrubbed_by, significant
 from promote.repo.workspace import RunLock, Workspace, interrupts_unwind
 
 REMOTE = "origin"
 BRANCH_PREFIX = "promote/"
-# Where an eval repo keeps compiled backend artifacts, relative to its root (see _compile_artifacts).
-COMPILED_DIRS = (Path("evals/compiled"),)
-COMPILE_AVAILABLE = False  # True once _compile_artifacts calls promote.compile (issue 16)
 
 
 class _Model(BaseModel):
@@ -101,16 +98,23 @@ def open_pull_request(
         try:
             lock.acquire()
             base_commit = _base_commit(repo, options.base)
-            planned_branch = options.branch  # checked once the ids are known
+            if options.branch:
+                _refuse_taken_branch(repo, options.branch)
             worktree = workspace.open(base_commit)
             plan = plan_cases(sources, worktree.cwd, known_values=options.known_values)
-            branch = planned_branch or default_branch(plan)
+            cases_dir = case_access.cases_dir(worktree.cwd)
+            pr_compile.check_base(worktree.cwd, cases_dir)
+            branch = options.branch or default_branch(plan)
             _refuse_taken_branch(repo, branch)
-            result = _describe(plan, branch, options, compiled_dir(worktree.cwd), repo.cwd)
-            _refuse_known_values(result, options.known_values)
+            if not options.dry_run:
+                workspace.create_branch(branch)
+            files = _stage(worktree, plan, cases_dir)
+            result = _describe(plan, branch, options, files, repo.cwd)
+            _refuse_known_values(worktree, result, options.known_values)
             if options.dry_run:
                 return result
-            _commit(workspace, plan, result)
+            result.commit = _commit_staged(worktree, result.commit_message)
+            result.files = worktree.files_in_commit(result.commit)
             if options.push:
                 _push(repo, branch)
                 result.pushed = True
@@ -156,16 +160,13 @@ def _refuse_taken_branch(repo: Git, branch: str) -> None:
 
 
 def _describe(
-    plan: Sequence[PlannedCase], branch: str, options: PrOptions, compiled: Path | None, root: Path
+    plan: Sequence[PlannedCase], branch: str, options: PrOptions, files: list[str], root: Path
 ) -> PrResult:
     reviewed = [CaseForReview(item.case, item.target.as_posix(), item.edit_of, item.notes) for item in plan]
     title = pr_title(reviewed)
-    todos = []
-    if compiled is not None and not COMPILE_AVAILABLE:
-        todos.append(f"Regenerate the compiled artifacts in {compiled.as_posix()}/ with promote compile "
-                     "(this promote cannot compile yet)")
-    return PrResult(branch=branch, base=options.base, files=[item.target.as_posix() for item in plan],
-                    title=title, body=pr_body(reviewed, extra_todos=todos),
+    targets = {item.target.as_posix() for item in plan}
+    return PrResult(branch=branch, base=options.base, files=files,
+                    title=title, body=pr_body(reviewed, artifacts=[f for f in files if f not in targets]),
                     commit_message=commit_message(plan, title, root), dry_run=options.dry_run)
 
 
@@ -196,57 +197,46 @@ def commit_message(plan: Sequence[PlannedCase], title: str, root: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _refuse_known_values(result: PrResult, known_values: Sequence[str]) -> None:
+def _refuse_known_values(worktree: Git, result: PrResult, known_values: Sequence[str]) -> None:
     """Last guard on what will be printed, committed and sent: none of the trace's raw values."""
-    text = "\n".join((result.title, result.body, result.commit_message))
-    if any(value and value in text for value in known_values):
+    if not known_values:
+        return
+    staged = worktree.out("diff", "--cached", "--no-color")
+    text = "\n".join((result.title, result.body, result.commit_message, staged))
+    if any(value in text for value in significant(known_values)):
         raise PromoteError("refused, nothing committed: the PR text would hold a value of the source trace",
                            hint="scrub the case and run again")
 
 
-def _commit(workspace: Workspace, plan: Sequence[PlannedCase], result: PrResult) -> None:
-    worktree = workspace.git
-    assert worktree is not None
-    workspace.create_branch(result.branch)
+def _stage(worktree: Git, plan: Sequence[PlannedCase], cases_dir: Path) -> list[str]:
+    """Place each case byte for byte (comments, layout and header as the user saved them), regenerate
+    the compiled artifacts where the repo keeps them, stage it all; the staged paths."""
     for item in plan:
         target = worktree.cwd / item.target
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(item.data)  # byte for byte: comments, layout and header as the user saved them
-    files = [item.target.as_posix() for item in plan]
-    files += [path.as_posix() for path in _compile_artifacts(worktree.cwd, [item.target for item in plan])]
-    worktree.run("add", "--", *files)
-    if worktree.ok("diff", "--cached", "--quiet"):
+        target.write_bytes(item.data)
+    worktree.run("add", "--", *(item.target.as_posix() for item in plan))
+    compiled = pr_compile.regenerate(worktree.cwd, cases_dir)
+    if compiled is not None:
+        worktree.run("add", "--all", "--", compiled.as_posix())
+    staged = worktree.out("diff", "--cached", "--name-only", "--no-renames").splitlines()
+    if not staged:
         raise PromoteError("nothing to commit: the repo already holds these cases exactly",
                            hint="edit a case first")
-    result.commit = _commit_staged(worktree, result.commit_message)
-    result.files = worktree.files_in_commit(result.commit)
+    return staged
 
 
 def _commit_staged(worktree: Git, message: str) -> str:
     message_file = worktree.git_path("PROMOTE_PR_MSG")
     message_file.write_text(message, encoding="utf-8")
     try:
-        worktree.run("commit", "--quiet", "--file", str(message_file))
+        worktree.run("commit", "--quiet", "--file", str(message_file),
+                     hint="nothing was kept; if a hook of the eval repo refused the commit, that is why")
     finally:
         message_file.unlink(missing_ok=True)
     head = worktree.head()
     assert head is not None
     return head
-
-
-def _compile_artifacts(worktree: Path, case_files: Sequence[Path]) -> list[Path]:
-    """COMPILE CALL SITE (issue 16): regenerate the compiled artifacts of `case_files` in the repo's
-    compiled folder and return the paths written, relative to `worktree`.
-
-    Until `promote.compile` is on main this does nothing; an eval repo that keeps compiled artifacts
-    gets a to-do in the PR body instead (see `_describe`). This is the one place to wire it in.
-    """
-    return []
-
-
-def compiled_dir(worktree: Path) -> Path | None:
-    """The folder where the eval repo keeps compiled artifacts, when it keeps them."""
-    return next((folder for folder in COMPILED_DIRS if (worktree / folder).is_dir()), None)
 
 
 def _push(repo: Git, branch: str) -> None:

@@ -20,6 +20,7 @@ from promote.repo import case_access
 # The id-matches-file-name rule: `promote pr` names the committed file after the id, whatever the
 # source file is called.
 _FILE_NAME_RULE = "id"
+MIN_KNOWN_VALUE = 3  # as the case writer's known-value gate
 
 
 @dataclass
@@ -96,7 +97,7 @@ def _case_problems(
     notes = [problem.message for problem in problems if problem.severity == "note"]
     text = data.decode("utf-8")
     # The raw values are never shown: how many there were is enough to act on.
-    leaked = sum(1 for value in dict.fromkeys(known_values) if value and value in text)
+    leaked = sum(1 for value in significant(known_values) if value in text)
     if leaked:
         found.append(f"{path}: {leaked} value(s) of the source trace are still in the case: scrub them "
                      "[known-value]")
@@ -105,6 +106,11 @@ def _case_problems(
         found.append(f"{path}: provenance.scrubbed: a case promoted from a trace must record how it was "
                      "scrubbed (draft it with promote draft) [scrubbed]")
     return found, notes + _review_notes(case)
+
+
+def significant(known_values: Sequence[str]) -> list[str]:
+    """The raw values worth looking for: shorter ones ("Li", "CA") would match ordinary text."""
+    return [value for value in dict.fromkeys(known_values) if len(value.strip()) >= MIN_KNOWN_VALUE]
 
 
 def _review_notes(case: Case | None) -> list[str]:

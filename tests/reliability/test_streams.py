@@ -18,7 +18,7 @@ import pytest
 from promote.ingest import open_export
 from tests.conftest import ROOT, TRACES, run_cli
 
-FILES = sorted(p.name for p in TRACES.iterdir() if p.name not in ("README.md", "expected.json"))
+FILES = sorted(p.name for p in TRACES.iterdir() if p.is_file() and p.name not in ("README.md", "expected.json"))
 
 
 def _spans(source: str) -> list[tuple]:

@@ -1,19 +1,21 @@
 """Tracing conventions the turn builder can read, one module each, detected per trace.
 
-Order matters: OpenInference under ADK also carries ADK's keys, and ADK 2 also carries GenAI keys, so
-the more specific convention is tried first.
+Order matters: OpenInference under ADK also carries ADK's keys, ADK 2 also carries GenAI keys, and
+Monocle can add GenAI keys beside its own, so the more specific convention is tried first.
 """
 
 from __future__ import annotations
 
-from promote.ingest.conventions import adk1, adk2, genai, openinference
+from promote.ingest.conventions import adk1, adk2, genai, langfuse, monocle, openinference
 from promote.ingest.conventions.base import Convention
 from promote.trace_model import Span
 
 CONVENTIONS: tuple[Convention, ...] = (
+    monocle.CONVENTION,
     openinference.CONVENTION,
     adk2.CONVENTION,
     adk1.CONVENTION,
+    langfuse.CONVENTION,
     genai.CONVENTION,
 )
 

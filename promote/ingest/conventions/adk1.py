@@ -24,6 +24,7 @@ from promote.ingest.conventions.base import (
     decode,
     dig,
     is_placeholder,
+    user_id_of,
 )
 from promote.trace_model import Span
 
@@ -96,6 +97,7 @@ def read_root(span: Span) -> RootReading:
     return RootReading(
         agent=as_str(attributes.get("gen_ai.agent.name")) or agent_from_span_name(span.name),
         session_id=as_str(attributes.get(_PREFIX + "session_id")),
+        user_id=user_id_of(attributes),  # kagent adds `kagent.user_id` to ADK's spans
     )
 
 

@@ -88,6 +88,8 @@ class RootReading:
     user_input: str | None = None
     session_id: str | None = None
     user_id: str | None = None
+    reply: str | None = None
+    """The turn's final reply as the agent/turn span records it (used when no model response has it)."""
 
 
 _Reading = TypeVar("_Reading", ModelReading, ToolReading, RootReading)
@@ -125,6 +127,10 @@ class Convention:
     """How to turn message content capture on at the source (said in the no-content warning)."""
     collapsed: Callable[[Span], bool] = lambda span: False
     """True for a span that holds only the last of several model calls (see `earlier_calls`)."""
+    reply_from_root: bool = False
+    """True when the turn span's own output is the reply of record (Monocle), before any model response."""
+    root_kind: str = "invocation or agent span"
+    """What a turn's root span looks like under this convention (said when a trace has no turn)."""
 
     def read_model(self, spans: Iterable[Span]) -> ModelReading:
         """Merge every reader's view of the spans of one model request (innermost span first)."""
@@ -246,7 +252,55 @@ def dig(value: Any, *path: str) -> Any:
     return value
 
 
+_USER_ID_KEYS = ("user.id", "enduser.id", "kagent.user_id", "langfuse.user.id", "scope.user_id",
+                 "scope.user.id", "scope.userId", "scope.enduser.id")
+
+
+def user_id_of(attributes: Mapping[str, Any]) -> str | None:
+    """The end user's id wherever a convention puts it: semconv `user.id` / `enduser.id`, kagent's
+    `kagent.user_id`, Langfuse's `langfuse.user.id`, a Monocle scope (`scope.user_id`, ...)."""
+    return next((text for key in _USER_ID_KEYS if (text := as_str(attributes.get(key)))), None)
+
+
 # --- span roles ----------------------------------------------------------------------------------
+
+MONOCLE_TYPE = "span.type"
+"""Monocle's span role: workflow, agentic.turn, agentic.invocation, agentic.tool.invocation, inference..."""
+_MONOCLE_TOOLS = frozenset({"agentic.tool.invocation", "agentic.mcp.invocation"})
+_MONOCLE_AGENTS = frozenset({"agentic.turn", "agentic.invocation"})
+# Keys only an agent framework or an LLM instrumentation writes: a span with one is never plain transport.
+_AGENT_KEY_PREFIXES = ("gcp.vertex.agent.", "llm.", "input.value", "output.value", "openinference.",
+                       "gen_ai.input.", "gen_ai.output.", "gen_ai.usage.", "gen_ai.tool.", "entity.",
+                       "langfuse.observation.")
+_TRANSPORT_KEY_PREFIXES = ("http.", "url.", "rpc.", "grpc.", "net.peer.", "net.host.")
+_TRANSPORT_SCOPES = ("otelhttp", "net/http", "opentelemetry.instrumentation.http", "instrumentation.asgi",
+                     "instrumentation.fastapi", "instrumentation.starlette", "instrumentation.requests",
+                     "instrumentation.httpx", "instrumentation.grpc", "otelgrpc")
+
+
+LANGFUSE_TYPE = "langfuse.observation.type"
+"""A native Langfuse observation's type: AGENT, CHAIN, GENERATION, TOOL, SPAN, ... (TRACE: the trace)."""
+
+
+def monocle_type(span: Span) -> str | None:
+    return as_str(span.attributes.get(MONOCLE_TYPE))
+
+
+def langfuse_type(span: Span) -> str | None:
+    kind = span.attributes.get(LANGFUSE_TYPE)
+    return kind.upper() if isinstance(kind, str) else None
+
+
+def is_transport_span(span: Span) -> bool:
+    """An HTTP/RPC server or client span (e.g. a Go controller's otelhttp span named `invoke_agent
+    <agent>`): it carries a request, not an agent's work, so it is never a turn, model call or tool."""
+    scope = span.scope_name or ""
+    by_scope = any(marker in scope for marker in _TRANSPORT_SCOPES)
+    by_keys = span.kind in ("SERVER", "CLIENT") and any(k.startswith(_TRANSPORT_KEY_PREFIXES) for k in span.attributes)
+    if not (by_scope or by_keys):
+        return False
+    return not any(k.startswith(_AGENT_KEY_PREFIXES) or k == MONOCLE_TYPE for k in span.attributes)
+
 
 _MODEL_OPERATIONS = frozenset({"chat", "generate_content", "text_completion"})
 _AGENT_OPERATIONS = frozenset({"invoke_agent", "invoke_workflow"})
@@ -263,8 +317,12 @@ def openinference_kind(span: Span) -> str | None:
 
 
 def is_tool_span(span: Span) -> bool:
+    if is_transport_span(span):
+        return False
     return (
-        operation(span) == "execute_tool"
+        monocle_type(span) in _MONOCLE_TOOLS
+        or langfuse_type(span) == "TOOL"
+        or operation(span) == "execute_tool"
         or openinference_kind(span) == "TOOL"
         or span.name.startswith("execute_tool")
     )
@@ -278,8 +336,12 @@ def is_merged_tool_span(span: Span) -> bool:
 
 
 def is_model_span(span: Span) -> bool:
+    if is_transport_span(span):
+        return False
     return (
-        operation(span) in _MODEL_OPERATIONS
+        (monocle_type(span) or "").startswith("inference")
+        or langfuse_type(span) == "GENERATION"
+        or operation(span) in _MODEL_OPERATIONS
         or openinference_kind(span) == "LLM"
         or span.name == "call_llm"
         or span.name.startswith("generate_content")
@@ -289,10 +351,12 @@ def is_model_span(span: Span) -> bool:
 
 def is_agent_span(span: Span) -> bool:
     """An invocation, workflow or agent span: the candidates for a turn's root."""
-    if is_tool_span(span) or is_model_span(span):
+    if is_tool_span(span) or is_model_span(span) or is_transport_span(span):
         return False
     return (
-        operation(span) in _AGENT_OPERATIONS
+        monocle_type(span) in _MONOCLE_AGENTS
+        or langfuse_type(span) in ("AGENT", "CHAIN", "TRACE")
+        or operation(span) in _AGENT_OPERATIONS
         or openinference_kind(span) in ("AGENT", "CHAIN")
         or span.name == "invocation"
         or span.name.startswith(_AGENT_NAME_PREFIXES)

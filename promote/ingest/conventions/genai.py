@@ -24,6 +24,7 @@ from promote.ingest.conventions.base import (
     as_str,
     decode,
     unflatten,
+    user_id_of,
 )
 from promote.ingest.conventions.gemini import gemini_message
 from promote.trace_model import Span, SpanEvent
@@ -206,7 +207,7 @@ def read_root(span: Span) -> RootReading:
     return RootReading(
         agent=as_str(attributes.get("gen_ai.agent.name")) or as_str(attributes.get("gen_ai.workflow.name")),
         session_id=as_str(attributes.get("gen_ai.conversation.id")),
-        user_id=as_str(attributes.get("user.id")),
+        user_id=user_id_of(attributes),
     )
 
 

@@ -30,6 +30,7 @@ from promote.ingest.conventions.base import (
     dig,
     openinference_kind,
     unflatten,
+    user_id_of,
 )
 from promote.ingest.conventions.gemini import gemini_message, llm_request_messages, llm_response_messages
 from promote.trace_model import Span
@@ -138,8 +139,23 @@ def read_root(span: Span) -> RootReading:
         agent=as_str(attributes.get("agent.name")) or agent_from_span_name(span.name),
         user_input="\n".join(new_message.texts) if new_message and new_message.texts else None,
         session_id=as_str(attributes.get("session.id")),
-        user_id=as_str(attributes.get("user.id")),
+        user_id=user_id_of(attributes),
+        reply=_agent_reply(span),
     )
+
+
+def _agent_reply(span: Span) -> str | None:
+    """The reply an AGENT or CHAIN span's `output.value` records: ADK's last Event
+    (`{"content": {"parts": [{"text": ..}]}}`) or plain text. A function call is no reply."""
+    if openinference_kind(span) not in ("AGENT", "CHAIN"):
+        return None
+    output = decode(_value(span, "output.value"))
+    if isinstance(output, str):
+        return output if output.strip() else None
+    message = gemini_message(dig(output, "content")) or gemini_message(output)
+    if message is None or message.calls or message.results or message.role != "assistant":
+        return None
+    return "\n".join(message.texts) or None
 
 
 CONVENTION = Convention(

@@ -71,7 +71,8 @@ class ConsoleCodec(JsonCodec):
             start_ns=start_ns,
             end_ns=iso_to_ns(doc.get("end_time")) or start_ns,  # an unended span printed at start
             status_code=status_code if status_code in ("OK", "ERROR") else "UNSET",
-            status_message=status.get("description") or None,
+            # Monocle's `serialize_span` renames the SDK's `description` to OTLP's `message`.
+            status_message=status.get("description") or status.get("message") or None,
             attributes=_plain(doc.get("attributes")),
             events=[
                 {"name": str(event.get("name") or ""), "time_ns": iso_to_ns(event.get("timestamp")),
@@ -93,8 +94,9 @@ class ConsoleCodec(JsonCodec):
             if isinstance(link, dict):
                 yield from _dict_slots(link.get("attributes"), ("links", index, "attributes"), (*owner, "link"))
         status = doc.get("status")
-        if isinstance(status, dict) and isinstance(status.get("description"), str) and status["description"]:
-            yield StringSlot(*owner, "status", "status.message", status["description"]), ("status", "description")
+        for key in ("description", "message"):
+            if isinstance(status, dict) and isinstance(status.get(key), str) and status[key]:
+                yield StringSlot(*owner, "status", "status.message", status[key]), ("status", key)
         resource = doc.get("resource")
         if isinstance(resource, dict):
             yield from _dict_slots(resource.get("attributes"), ("resource", "attributes"), (owner[0], None, None, "resource"))

@@ -1,0 +1,208 @@
+"""Langfuse public-API trace export: `{"trace": {...}, "observations": [...]}` (also `GET
+/api/public/traces/{id}`'s `TraceWithFullDetails`, whose observations sit beside the trace fields).
+
+One observation is one span. Langfuse's OTel ingestion keeps the original span's attributes, resource
+attributes and scope in `metadata.attributes`, `metadata.resourceAttributes` and `metadata.scope`: those
+become the span's own, so the ADK / OpenInference / GenAI conventions read it as they read OTLP.
+Without them (the Langfuse SDK's native observations), Langfuse's own fields are mapped to its OTel
+attribute names (`langfuse.observation.type`, `.input`, `.output`, `.model.name`, `.usage_details`,
+`langfuse.user.id`, `langfuse.session.id`), read by `promote.ingest.conventions.langfuse`, and the
+trace itself becomes the root span (its name, input, output, user and session).
+
+Ids: OTel-ingested traces keep hex trace and span ids; native ones have uuids or free text, mapped to
+hex deterministically (a uuid's 32 hex digits; otherwise the first bytes of its SHA-256).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from promote.ingest.formats.base import JsonCodec, Path, StringSlot, note, safe_id
+from promote.ingest.formats.console import iso_to_ns
+from promote.trace_model import Skipped, Span, SpanEvent
+
+TRACE_SPAN_NAME = "langfuse trace"
+"""The name given to the span a native export's trace object becomes."""
+# Observation fields that are content (scrubbed); everything else is structure (ids, names, times).
+_CONTENT_FIELDS = {"input": "langfuse.observation.input", "output": "langfuse.observation.output",
+                   "statusMessage": "langfuse.observation.status_message"}
+_TRACE_FIELDS = {"input": "langfuse.trace.input", "output": "langfuse.trace.output",
+                 "userId": "langfuse.user.id", "sessionId": "langfuse.session.id"}
+
+
+def hex_id(value: Any, nbytes: int) -> str | None:
+    """A Langfuse id as lower-case hex of `nbytes` bytes (OTel hex ids as they are)."""
+    if value is None or value == "":
+        return None
+    text = str(value).strip()
+    exact = safe_id(text, nbytes)
+    if exact is not None and len(text.removeprefix("0x")) == nbytes * 2:
+        return exact
+    compact = text.replace("-", "").lower()
+    if len(compact) == nbytes * 2 and all(c in "0123456789abcdef" for c in compact):
+        return compact
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[: nbytes * 2]
+
+
+def _parts(doc: Any) -> tuple[dict[str, Any], list[Any]]:
+    """(trace object, observations) of either export shape."""
+    if isinstance(doc.get("trace"), dict):
+        return doc["trace"], doc.get("observations") or []
+    return doc, doc.get("observations") or []
+
+
+def _json_text(value: Any) -> Any:
+    """Structured Langfuse content as the JSON string an OTel attribute would hold."""
+    return value if isinstance(value, str) or value is None else json.dumps(value, ensure_ascii=False)
+
+
+class LangfuseCodec(JsonCodec):
+    """One exported trace (trace object + observations) per record."""
+
+    def check(self, doc: Any) -> str | None:
+        if isinstance(doc, dict):
+            trace, observations = _parts(doc)
+            if isinstance(observations, list) and (trace is not doc or "id" in doc):
+                return None
+        return 'not a Langfuse trace export (no "trace" and "observations")'
+
+    def spans(self, doc: dict, where: str, skipped: list[Skipped] | None) -> Iterator[Span]:
+        trace, observations = _parts(doc)
+        trace_id = hex_id(trace.get("id"), 16)
+        if trace_id is None:
+            note(skipped, where, "Langfuse trace without an id")
+            return
+        observations = [o for o in observations if isinstance(o, dict)]
+        native = not any(isinstance(_metadata(o).get("attributes"), dict) for o in observations)
+        root_id = hex_id(f"trace:{trace.get('id')}", 8) if native else None
+        if native:
+            yield self._trace_span(trace, trace_id, root_id, observations, where)  # type: ignore[arg-type]
+        for observation in observations:
+            try:
+                span = self._span(observation, trace, trace_id, root_id, where)
+            except (TypeError, ValueError) as error:
+                note(skipped, where, f"observation {observation.get('name')!r}: {error}")
+                continue
+            if span is None:
+                note(skipped, where, f"observation {observation.get('name')!r} has no id")
+                continue
+            yield span
+
+    def _trace_span(self, trace: dict, trace_id: str, root_id: str, observations: list[dict], where: str) -> Span:
+        times = [t for o in observations for t in (_ns(o.get("startTime")), _ns(o.get("endTime"))) if t]
+        start = _ns(trace.get("timestamp")) or (min(times) if times else 0)
+        attributes: dict[str, Any] = {"langfuse.observation.type": "TRACE"}
+        for field, key in _TRACE_FIELDS.items():
+            if trace.get(field) is not None:
+                attributes[key] = _json_text(trace[field])
+        if trace.get("name"):
+            attributes["langfuse.trace.name"] = str(trace["name"])
+        return Span(trace_id=trace_id, span_id=root_id, name=f"{TRACE_SPAN_NAME} {trace.get('name') or ''}".strip(),
+                    start_ns=start, end_ns=max([start, *times]), attributes=attributes, where=where)
+
+    def _span(self, item: dict, trace: dict, trace_id: str, root_id: str | None, where: str) -> Span | None:
+        span_id = hex_id(item.get("id"), 8)
+        if span_id is None:
+            return None
+        metadata = _metadata(item)
+        original = metadata.get("attributes")
+        start = iso_to_ns(item.get("startTime")) or 0
+        level = str(item.get("level") or "DEFAULT").upper()
+        if isinstance(original, dict):
+            attributes = dict(original)
+            if trace.get("userId") and "langfuse.user.id" not in attributes:
+                attributes["langfuse.user.id"] = str(trace["userId"])  # the trace's user, on every span
+            scope = metadata.get("scope") if isinstance(metadata.get("scope"), dict) else {}
+            resource = metadata.get("resourceAttributes")
+        else:
+            attributes, scope, resource = self._native_attributes(item, trace), {}, None
+        parent = hex_id(item.get("parentObservationId"), 8) or root_id
+        return Span(
+            trace_id=trace_id,
+            span_id=span_id,
+            parent_span_id=parent if parent != span_id else None,
+            name=str(item.get("name") or item.get("type") or ""),
+            start_ns=start,
+            end_ns=iso_to_ns(item.get("endTime")) or start,
+            status_code="ERROR" if level == "ERROR" else "UNSET",
+            status_message=item.get("statusMessage") or None,
+            attributes=attributes,
+            events=[SpanEvent(name="exception", attributes={"exception.message": item["statusMessage"]})]
+            if level == "ERROR" and item.get("statusMessage") else [],
+            resource=dict(resource) if isinstance(resource, dict) else {},
+            scope_name=scope.get("name") or None,
+            scope_version=scope.get("version") or None,
+            where=where,
+        )
+
+    @staticmethod
+    def _native_attributes(item: dict, trace: dict) -> dict[str, Any]:
+        attributes: dict[str, Any] = {"langfuse.observation.type": str(item.get("type") or "SPAN").upper()}
+        for field, key in _CONTENT_FIELDS.items():
+            if item.get(field) is not None:
+                attributes[key] = _json_text(item[field])
+        if item.get("model"):
+            attributes["langfuse.observation.model.name"] = str(item["model"])
+        usage = item.get("usageDetails") or item.get("usage")
+        if isinstance(usage, dict):
+            attributes["langfuse.observation.usage_details"] = json.dumps(usage)
+        for field, key in (("userId", "langfuse.user.id"), ("sessionId", "langfuse.session.id")):
+            if item.get(field) or trace.get(field):  # observations carry them in the v2 API
+                attributes[key] = str(item.get(field) or trace[field])
+        return attributes
+
+    def slots(self, doc: dict) -> Iterator[tuple[StringSlot, Path]]:
+        trace, observations = _parts(doc)
+        base: Path = ("trace",) if trace is not doc else ()
+        trace_id = hex_id(trace.get("id"), 16)
+        root = (trace_id, None, None, "resource")
+        for field, key in (*_TRACE_FIELDS.items(), ("metadata", "langfuse.trace.metadata"), ("tags", "tag.tags")):
+            yield from _value_slots(trace.get(field), key, (*base, field), root)
+        for index, item in enumerate(observations):
+            if not isinstance(item, dict):
+                continue
+            owner = (trace_id, hex_id(item.get("id"), 8), item.get("name"), "span")
+            path: Path = ("observations", index)
+            for field, key in _CONTENT_FIELDS.items():
+                yield from _value_slots(item.get(field), key, (*path, field), owner)
+            metadata = item.get("metadata")
+            if not isinstance(metadata, dict):
+                yield from _value_slots(metadata, "langfuse.observation.metadata", (*path, "metadata"), owner)
+                continue
+            for name, value in metadata.items():
+                if name == "attributes" and isinstance(value, dict):
+                    for key, attribute in value.items():
+                        yield from _value_slots(attribute, str(key), (*path, "metadata", name, key), owner)
+                elif name == "resourceAttributes" and isinstance(value, dict):
+                    for key, attribute in value.items():
+                        yield from _value_slots(attribute, str(key), (*path, "metadata", name, key),
+                                                (trace_id, None, None, "resource"))
+                elif name != "scope":  # the tracer's name and version are structure
+                    yield from _value_slots(value, f"langfuse.observation.metadata.{name}", (*path, "metadata", name), owner)
+
+
+def _ns(value: Any) -> int | None:
+    """An ISO time as Unix ns, None when absent or unreadable (the observation itself reports it)."""
+    try:
+        return iso_to_ns(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _metadata(item: dict) -> dict[str, Any]:
+    metadata = item.get("metadata")
+    return metadata if isinstance(metadata, dict) else {}
+
+
+def _value_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    if isinstance(value, str):
+        yield StringSlot(*owner, key, value), path
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _value_slots(item, f"{key}.{index}", (*path, index), owner)
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            yield from _value_slots(item, f"{key}.{name}", (*path, name), owner)
