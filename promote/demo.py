@@ -20,7 +20,7 @@ STEPS: list[tuple[str, list[str]]] = [
       "--report", f"{OUT}/scrub-report.json"]),
     ("Draft a golden case from the PTO carryover turn",
      ["draft", "fixtures/traces/adk2.otlp.jsonl", "--trace", CARRYOVER_TRACE, "--by", "hermione.g",
-      "--cases-dir", f"{OUT}/cases", "-o", f"{OUT}/cases", "--force"]),
+      "--cases-dir", f"{OUT}/cases", "-o", f"{OUT}/cases"]),
     ("Validate the seed cases and the new draft",
      ["validate", "fixtures/cases/golden", f"{OUT}/cases"]),
 ]

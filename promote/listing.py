@@ -1,6 +1,6 @@
 """The library side of `promote traces`: read exports, rebuild turns, list them as JSON or a table.
 
-`list_traces` returns the `--json` shape of shared/spec/cli.md (`TraceListing.model_dump(mode="json")`);
+`list_traces` returns the `--json` shape of docs/cli.md (`TraceListing.model_dump(mode="json")`);
 `render_table` is the human view. Neither prints. `scrub` is applied to every trace before it is
 listed, so nothing unscrubbed reaches the listing when the caller passes one.
 """

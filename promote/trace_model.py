@@ -2,7 +2,7 @@
 
 Nothing downstream of the ingester knows which format or producer a span came from. `Span` is the
 format-neutral span; `Trace`, `Turn`, `ToolCall` and `ModelCall` are the rebuilt agent turns that
-`promote traces --json` prints (see shared/spec/cli.md) and that `promote draft` builds cases from.
+`promote traces --json` prints (see docs/cli.md) and that `promote draft` builds cases from.
 """
 
 from __future__ import annotations
@@ -10,11 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+from promote.models import Model as _Model
 
 
 class SpanEvent(_Model):

@@ -13,6 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 GOLDEN_CASES = FIXTURES / "cases" / "golden"
 TRACES = FIXTURES / "traces"
+# An HR eval repo: its evals/promote.yaml holds the HR pillars, entity and safety scope drafts use.
+HR_REPO = FIXTURES / "eval-repo"
 
 
 @pytest.fixture

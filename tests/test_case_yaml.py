@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from promote.case.model import Case, ExpectedToolCall, NumericFigure, RetrievalChunk
-from promote.case.yaml_io import SCHEMA_HEADER, dump_tree, load_tree, merge_case, new_tree, write_tree
+from promote.case.store import save_case
+from promote.case.yaml_io import SCHEMA_HEADER, dump_tree, load_tree, merge_case
 from promote.errors import PromoteError
 from tests.conftest import GOLDEN_CASES
 
@@ -76,8 +77,10 @@ def test_appending_a_figure_keeps_flow_style_and_the_blank_line() -> None:
     before, after = edited(HERO, edit)
     removed, added = changed_lines(before, after)
     assert removed == []
-    assert added == ["  - {name: accrual_rate, value: 4.62, unit: h, oracle: ukg-accrual-engine}"]
-    assert "\n  - {name: accrual_rate, value: 4.62, unit: h, oracle: ukg-accrual-engine}\n\nmust_cite:" in after
+    # A new item holds every value that says something, defaults included (as its siblings do).
+    added_line = "  - {name: accrual_rate, value: 4.62, unit: h, oracle: ukg-accrual-engine, tolerance: 0}"
+    assert added == [added_line]
+    assert f"\n{added_line}\n\nmust_cite:" in after
 
 
 def test_appending_a_citation_and_multiline_chunk_writes_a_block_scalar() -> None:
@@ -112,7 +115,7 @@ def test_dates_and_version_like_strings_keep_type_and_quoting() -> None:
 def test_new_case_starts_with_schema_header_and_round_trips(tmp_path: Path) -> None:
     case = Case(id="hr.new_case_001", title="t", input="line one\nline two", expected_output="ok")
     path = tmp_path / "hr.new_case_001.yaml"
-    write_tree(path, new_tree(case))
+    save_case(case, path, residual_scan=None)
     text = path.read_text()
     assert text.splitlines()[0] == "# " + SCHEMA_HEADER
     assert "input: |-\n  line one\n  line two\n" in text
@@ -120,7 +123,7 @@ def test_new_case_starts_with_schema_header_and_round_trips(tmp_path: Path) -> N
 
 
 def test_failed_write_leaves_the_old_file_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "case.yaml"
+    path = tmp_path / "hr.x_001.yaml"
     path.write_text("old\n")
     import promote.fsutil as fsutil
 
@@ -128,12 +131,10 @@ def test_failed_write_leaves_the_old_file_intact(tmp_path: Path, monkeypatch: py
         raise OSError("disk full")
 
     monkeypatch.setattr(fsutil.os, "replace", broken_replace)
-    from promote.errors import PromoteError
-
     with pytest.raises(PromoteError, match="cannot write"):
-        write_tree(path, new_tree(Case(id="hr.x_001", title="t", input="i")))
+        save_case(Case(id="hr.x_001", title="t", input="i"), path, overwrite=True, residual_scan=None)
     assert path.read_text() == "old\n"
-    assert [p.name for p in tmp_path.iterdir()] == ["case.yaml"]
+    assert [p.name for p in tmp_path.iterdir()] == ["hr.x_001.yaml"]
 
 
 @pytest.mark.parametrize(

@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from promote.case.model import ScrubInfo
+from promote.case.model import Budgets, ScrubInfo
 from promote.case.pii import residual_scan_for_validate
 from promote.case.rules import figure_in_text
-from promote.draft import DraftOptions, draft_case, write_draft
+from promote.draft import DraftOptions, draft_case, draft_text, write_draft
 from promote.draft.figures import figures_in_text
 from promote.draft.naming import title_from_input
 from promote.errors import PromoteError
 from promote.trace_model import ModelCall, ToolCall, Trace, Turn
 from promote.case.validate import validate_file
+from tests.conftest import HR_REPO
 
 NOW = datetime(2026, 7, 2, 14, 3, 11, tzinfo=UTC)
 SCRUB = ScrubInfo(version="2.2.366", policy="default@sha256:" + "ab" * 32,
@@ -89,6 +90,8 @@ def export(tmp_path: Path) -> Path:
 def draft(trace: Trace, export: Path, **options):
     options.setdefault("by", "hermione.g")
     options.setdefault("now", NOW)
+    if "cases_dir" not in options:
+        options.setdefault("repo", HR_REPO)
     return draft_case(trace, 0, export_path=export, scrub=SCRUB, options=DraftOptions(**options))
 
 
@@ -111,10 +114,9 @@ def test_carryover_draft_holds_what_the_agent_did(export: Path) -> None:
     assert [e.handle for e in case.entities] == ["unresolved.requesting_employee"]
     assert case.params == {"as_of": "2026-06-29"}
     assert case.tenant.model_dump() == {"id": "unresolved", "environment": "sandbox", "data": "production-scrubbed"}
-    assert case.metadata == {
-        "pillar": "hr", "sensitivity": "production-scrubbed",
-        "budgets": {"tool_calls": 2, "model_calls": 3, "input_tokens": 2400, "output_tokens": 30, "duration_ms": 41.25},
-    }
+    assert case.metadata == {"pillar": "hr", "sensitivity": "production-scrubbed"}
+    # Budgets are typed and top-level (tokens: input + output), no longer under metadata.
+    assert case.budgets == Budgets(max_tool_calls=2, max_model_calls=3, max_tokens=2430, max_duration_ms=41.25)
 
 
 def test_carryover_figures_carry_their_source(export: Path) -> None:
@@ -177,7 +179,7 @@ def test_title_names_no_one(text: str, title: str) -> None:
 
 def test_written_draft_validates_as_a_draft_with_notes(export: Path, tmp_path: Path) -> None:
     result = draft(carryover_trace(), export)
-    assert any("employee_id" in note and "placeholder" in note for note in result.notes)
+    assert any("employee_id" in note.message and "placeholder" in note.message for note in result.notes)
     out = tmp_path / "cases" / f"{result.case.id}.yaml"
     write_draft(result, out, force=False)
     verdict = validate_file(out, residual_scan=residual_scan_for_validate)
@@ -198,7 +200,7 @@ def test_provenance_is_complete(export: Path) -> None:
 
 
 def test_yaml_records_provenance_defaults_and_utc_time(export: Path) -> None:
-    text = write_draft(draft(carryover_trace(), export), None, force=False)
+    text = draft_text(draft(carryover_trace(), export))
     assert "engine: presidio" in text and "promoted_at: '2026-07-02T14:03:11Z'" in text
     assert "review: {state: draft}" in text and "source: {derived: true}" in text
 
@@ -209,7 +211,7 @@ def test_id_takes_the_next_free_number(export: Path, tmp_path: Path) -> None:
     for name in ("hr.policy_carryover_001.yaml", "hr/hr.policy_carryover_003.yaml", "hr.policy_other_009.yaml"):
         (cases / name).write_text("format: portable-v1\n")
     assert draft(carryover_trace(), export, cases_dir=cases).case.id == "hr.policy_carryover_004"
-    assert draft(carryover_trace(), export, cases_dir=cases, pillar="benefits").case.id == "benefits.policy_carryover_001"
+    assert draft(carryover_trace(), export, cases_dir=cases, pillar="benefits").case.id == "benefits.hr_policy_carryover_001"
     assert draft(carryover_trace(), export, case_id="hr.pto_rollover_012").case.id == "hr.pto_rollover_012"
 
 
@@ -233,11 +235,11 @@ def test_overwrite_is_refused_unless_forced(export: Path, tmp_path: Path) -> Non
     with pytest.raises(PromoteError, match="already there.*--force"):
         write_draft(result, out, force=False)
     assert out.read_text() == "keep me\n"
-    text = write_draft(result, out, force=True)
+    text = write_draft(result, out, force=True).text
     assert out.read_text(encoding="utf-8") == text and text.startswith("# yaml-language-server")
     with pytest.raises(PromoteError, match="file name must be the case id"):
         write_draft(result, tmp_path / "other_name.yaml", force=False)
-    assert write_draft(result, tmp_path, force=True) == text  # a folder: <id>.yaml inside it
+    assert write_draft(result, tmp_path, force=True).text == text  # a folder: <id>.yaml inside it
 
 
 def test_pii_gate_names_the_field_never_the_value(export: Path, tmp_path: Path) -> None:
@@ -250,7 +252,7 @@ def test_pii_gate_names_the_field_never_the_value(export: Path, tmp_path: Path) 
     assert "expected_output (EMAIL_ADDRESS)" in message and "maria" not in message.lower()
     assert not out.exists()
     with pytest.raises(PromoteError, match="expected_output"):
-        write_draft(result, None, force=False)  # printing is gated too
+        draft_text(result)  # printing is gated too
 
 
 def test_turn_out_of_range_says_how_many_turns(export: Path) -> None:
@@ -294,10 +296,10 @@ def test_catalog_handles_are_suggested_and_its_tenant_used(export: Path, tmp_pat
         encoding="utf-8",
     )
     result = draft(carryover_trace(), export, cases_dir=repo / "evals" / "cases")
-    suggestions = [note for note in result.notes if "catalog handle" in note]
+    suggestions = [note.message for note in result.notes if "catalog handle" in note.message]
     assert suggestions and "employees.carryover_edge_ca" in suggestions[0]
     assert result.case.tenant.id == "acme-retail-us"
-    assert result.case.entities[0].handle == "unresolved.requesting_employee"
+    assert result.case.entities[0].handle == "unresolved.requesting_user"  # no promote.yaml: neutral
 
 
 def test_bad_catalog_is_an_error_naming_the_file(export: Path, tmp_path: Path) -> None:

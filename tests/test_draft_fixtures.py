@@ -21,10 +21,11 @@ from promote.case.model import Case
 from promote.case.pii import residual_scan_for_validate
 from promote.case.rules import PLACEHOLDER_RE, figure_in_text
 from promote.case.yaml_io import load_tree
-from promote.draft import DraftOptions, DraftResult, draft_all, draft_from_export, write_draft
+from promote.draft import DraftOptions, DraftResult, NothingMatched, draft_all, draft_from_export, write_draft
 from promote.errors import PromoteError
 from promote.listing import list_traces
 from promote.case.validate import validate_file
+from tests.conftest import HR_REPO
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = ROOT / "fixtures" / "traces"
@@ -35,7 +36,7 @@ EXPORT = TRACES / "adk2.otlp.jsonl"
 # One content-bearing file per producer run: every trace of each must draft cleanly.
 RUN_FILES = ["adk2.otlp.jsonl", "adk1.otlp.jsonl", "openinference.otlp.jsonl",
              "openinference-schema1.otlp.jsonl.gz"]
-OPTIONS = DraftOptions(by="hermione.g", now=datetime(2026, 7, 2, 14, 3, 11, tzinfo=UTC))
+OPTIONS = DraftOptions(by="hermione.g", now=datetime(2026, 7, 2, 14, 3, 11, tzinfo=UTC), repo=HR_REPO)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,7 @@ def test_committed_drafts_regenerate_byte_for_byte(name: str, engine, tmp_path: 
         write_draft(result, committed, force=True)
     fresh = tmp_path / "drafts" / committed.name  # same depth below the repo as the committed one
     fresh.parent.mkdir()
-    text = write_draft(result, fresh, force=False)
+    text = write_draft(result, fresh, force=False).text
     assert committed.read_bytes().split(b"\n", 1)[1] == text.encode("utf-8").split(b"\n", 1)[1], (
         f"{committed} is stale: regenerate it (see this module's docstring)")
     reloaded = Case.model_validate(load_tree(committed))
@@ -136,7 +137,7 @@ def test_every_fixture_turn_drafts_to_a_valid_draft_without_planted_values(file_
             result = draft_from_export(export, trace_id=trace.trace_id, turn=turn.index, options=OPTIONS,
                                        engine=engine)
             out = tmp_path / f"{trace.trace_id}-{turn.index}" / f"{result.case.id}.yaml"
-            assert_no_planted_values(write_draft(result, out, force=False))
+            assert_no_planted_values(write_draft(result, out, force=False).text)
             verdict = validate_file(out, residual_scan=residual_scan_for_validate)
             assert verdict.ok and verdict.status == "draft", [p.message for p in verdict.problems]
 
@@ -173,11 +174,12 @@ def test_batch_drafting_numbers_files_and_skips_duplicates(engine, tmp_path: Pat
     ]
     for path in written:
         assert validate_file(path).ok
-    notes: list[str] = []
+    notes: list = []
     again = draft_all(EXPORT, cases_dir=cases, tool=None, agent=None, options=OPTIONS, engine=engine, notes=notes)
-    assert again == [] and len(notes) == 7 and all("skipped" in note for note in notes)
+    assert again == [] and len(notes) == 7 and all("skipped" in note.message for note in notes)
     only = draft_all(EXPORT, cases_dir=tmp_path / "accruals", tool="get_accrual_balances", agent=None,
                      options=OPTIONS, engine=engine)
     assert sorted(p.name for p in only) == ["hr.policy_carryover_001.yaml", "wfm.accrual_balance_001.yaml"]
-    assert draft_all(EXPORT, cases_dir=tmp_path / "none", tool=None, agent="payroll_bot", options=OPTIONS,
-                     engine=engine) == []
+    with pytest.raises(NothingMatched, match="no turn matches --agent payroll_bot") as nothing:
+        draft_all(EXPORT, cases_dir=tmp_path / "none", tool=None, agent="payroll_bot", options=OPTIONS, engine=engine)
+    assert nothing.value.exit_code == 1

@@ -112,14 +112,14 @@ def scrub_exports(
     progress: Callable[[int, int], None] | None = None,
 ) -> ScrubRunReport:
     """Scrub every input into `output` (a file for one input, a folder for several; `-` is stdout)."""
-    from scrubbers import load_policy
+    from promote.scrubbing import load_policy, read_key
 
     started = time.perf_counter()
     options, capped = capped_options(options)
     for note in capped:
         print(f"promote scrub: {note}", file=sys.stderr)
-    key = _read_key(options.key_file)
-    policy = _load_policy(load_policy, options.policy_path)
+    key = read_key(options.key_file)
+    policy = load_policy(options.policy_path)
     outputs = plan_outputs(inputs, output)
     resume_log = ResumeLog(Path(output)) if len(inputs) > 1 else None
     report = ScrubRunReport(workers=options.workers, window=options.window, block_bytes=options.block_bytes,
@@ -237,26 +237,6 @@ def _runner(options: ScrubOptions, policy: Any, key: bytes | None, engine: Any):
 
         return DaskRunner(options.dask, options.workers, policy, key)
     return LocalPool(options.workers, policy, key, engine)
-
-
-def _load_policy(load_policy, path: Path | None):
-    try:
-        return load_policy(path)
-    except (ValueError, OSError) as exc:
-        raise PromoteError(str(exc).splitlines()[0], where=str(path) if path else None) from None
-
-
-def _read_key(path: Path | None) -> bytes | None:
-    if path is None:
-        return None
-    try:
-        key = Path(path).read_bytes().strip()
-    except OSError as exc:
-        raise PromoteError(f"cannot read key file: {exc.strerror}", where=str(path)) from None
-    if len(key) < 16:
-        raise PromoteError("key file holds fewer than 16 bytes", where=str(path),
-                           hint="use e.g. `head -c 32 /dev/urandom | base64 > scrub.key`")
-    return key
 
 
 def print_summary(report: ScrubRunReport, stream=sys.stderr) -> None:

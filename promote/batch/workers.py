@@ -19,9 +19,10 @@ _ENGINE: Any = None
 
 
 def make_engine(policy: Any, key: bytes | None) -> Any:
-    from scrubbers import ScrubEngine
+    """This process's own engine (each worker process loads one; see `promote.scrubbing`)."""
+    from promote.scrubbing import new_engine
 
-    return ScrubEngine(policy, key=key)
+    return new_engine(policy, key)
 
 
 # Scrubbing allocates millions of short-lived, acyclic objects (decoded JSON, plans); with the default

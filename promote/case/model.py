@@ -1,26 +1,29 @@
-"""The portable-v1 eval case: one pydantic model per concept (see shared/spec/portable-v1.md).
+"""The portable-v1 eval case: one pydantic model per concept (see docs/case-format.md).
 
 The model is the schema: `schema/portable-v1.schema.json` is exported from `Case` and a test fails
-when the committed file drifts. A case holds data and graders, never thresholds.
+when the committed file drifts. A case holds data and graders, never thresholds. Every part validates
+on assignment (`EditableModel`): an edit that breaks the schema fails where it is made.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field, GetJsonSchemaHandler, model_serializer, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
 
 from promote.case.checks import ReplyChecks, ToolResultCheck
+from promote.models import EditableModel as _Model
 
 FORMAT = "portable-v1"
 ID_PATTERN = r"^[a-z][a-z0-9_]*\.[a-z0-9_]+_[0-9]{3}$"
 
 Kind = Literal["functional", "retrieval", "numeric", "safety"]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+ArgRuleKind = Literal["exact", "ignore", "regex", "tolerance", "one_of"]
 
 
 class Entity(_Model):
@@ -49,6 +52,109 @@ class Tenant(_Model):
     """Where the tenant's records come from."""
 
 
+class ArgRule(_Model):
+    """How one argument of an expected tool call is matched.
+
+    In a case file a rule is written as text: `exact`, `ignore`, `regex:<pattern>`, `tolerance:<number>`,
+    `one_of:[a, b]`, or a list (read as one_of); it is written back the same way.
+    """
+
+    kind: ArgRuleKind = "exact"
+    """exact (the default): equal to args; ignore: any value or none; regex: `pattern` matches the whole
+    value; tolerance: a number within `tolerance` of args; one_of: equal to one of `values`."""
+    pattern: str | None = None
+    """The regular expression of a `regex` rule (Python syntax, full match)."""
+    tolerance: float | None = None
+    """The allowed absolute difference of a `tolerance` rule."""
+    values: list[Any] | None = None
+    """The accepted values of a `one_of` rule."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, data: Any) -> Any:
+        if isinstance(data, list):
+            return {"kind": "one_of", "values": list(data)}
+        if isinstance(data, str):
+            return parse_arg_rule(data)
+        return data
+
+    @model_validator(mode="after")
+    def _complete(self) -> ArgRule:
+        needs = {"regex": "pattern", "tolerance": "tolerance", "one_of": "values"}
+        for kind, name in needs.items():
+            present = getattr(self, name) is not None
+            if present != (self.kind == kind):
+                raise ValueError(f"a {self.kind} rule {'needs' if not present else 'has no'} {name}")
+        if self.kind == "regex":
+            try:
+                re.compile(self.pattern or "")
+            except re.error as exc:
+                raise ValueError(f"regex:{self.pattern} is not a valid regular expression ({exc})") from None
+        if self.kind == "tolerance" and not (math.isfinite(self.tolerance or 0) and (self.tolerance or 0) >= 0):
+            raise ValueError("a tolerance is a number of at least 0")
+        return self
+
+    @model_serializer(mode="plain")
+    def _to_text(self) -> str | list[Any]:
+        """The form a case file holds (`regex:<p>`, `tolerance:<n>`, a list for one_of)."""
+        if self.kind == "regex":
+            return f"regex:{self.pattern}"
+        if self.kind == "tolerance":
+            number = self.tolerance or 0.0
+            return f"tolerance:{int(number) if float(number).is_integer() else number!r}"
+        if self.kind == "one_of":
+            return list(self.values or [])
+        return self.kind
+
+    def __str__(self) -> str:
+        """The rule as a case file writes it (`regex:^CA$`, `one_of:[CA, NY]`)."""
+        text = self._to_text()
+        return text if isinstance(text, str) else "one_of:[" + ", ".join(str(value) for value in text) + "]"
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        written = handler.resolve_ref_schema(handler(schema))
+        return {
+            "description": cls.__doc__.split("\n\n")[0] if cls.__doc__ else "",
+            "anyOf": [
+                {"type": "string", "enum": ["exact", "ignore"]},
+                {"type": "string", "pattern": "^regex:"},
+                {"type": "string", "pattern": r"^tolerance:\s*[0-9.eE+]+\s*$"},
+                {"type": "string", "pattern": r"^one_of:\s*\["},
+                {"type": "array"},
+                written,
+            ],
+        }
+
+
+def parse_arg_rule(text: str) -> dict[str, Any]:
+    """The fields of a rule written as text; an unknown form is a ValueError saying the forms."""
+    rule = text.strip()
+    if rule in ("exact", "ignore"):
+        return {"kind": rule}
+    if rule.startswith("regex:"):
+        return {"kind": "regex", "pattern": rule[len("regex:"):]}
+    if rule.startswith("tolerance:"):
+        try:
+            return {"kind": "tolerance", "tolerance": float(rule[len("tolerance:"):])}
+        except ValueError:
+            pass
+    if rule.startswith("one_of:"):
+        from ruamel.yaml import YAML
+        from ruamel.yaml.error import YAMLError
+
+        try:
+            values = YAML(typ="safe").load(rule[len("one_of:"):])
+        except YAMLError:
+            values = None
+        if isinstance(values, list):
+            return {"kind": "one_of", "values": values}
+    raise ValueError(f"unknown match rule {text!r}: use exact, ignore, regex:<pattern>, "
+                     "tolerance:<number> or one_of:[...]")
+
+
 class ExpectedToolCall(_Model):
     """One expected tool call, with per-argument match rules."""
 
@@ -56,7 +162,7 @@ class ExpectedToolCall(_Model):
     """The tool's name."""
     args: dict[str, Any] | None = None
     """Expected arguments; omitted when only the call itself matters."""
-    match: dict[str, Any] | None = None
+    match: dict[str, ArgRule] | None = None
     """Per argument: `exact` (default) | `ignore` | `regex:<pattern>` | `tolerance:<number>` |
     `one_of:[...]` (a list is read as one_of)."""
 
@@ -124,6 +230,36 @@ class Safety(_Model):
     """What the reply must never do."""
     must: list[SafetyRule] = Field(default_factory=list)
     """What the reply must do (e.g. refuse)."""
+
+
+class Budgets(_Model):
+    """What one run of the case may cost at most; drafted from what the trace cost (loosen them)."""
+
+    max_tool_calls: int | None = Field(default=None, ge=0)
+    """Tool calls in the turn."""
+    max_model_calls: int | None = Field(default=None, ge=0)
+    """Model (LLM) calls in the turn."""
+    max_tokens: int | None = Field(default=None, ge=0)
+    """Input plus output tokens over every model call of the turn."""
+    max_duration_ms: float | None = Field(default=None, ge=0)
+    """Wall time of the turn, in milliseconds."""
+
+
+def budgets_from_legacy(legacy: Any) -> Any:
+    """`metadata.budgets` as drafts wrote it before `budgets` existed (observed figures) → `Budgets` data."""
+    if not isinstance(legacy, dict):
+        return legacy
+    data = {key: value for key, value in legacy.items() if key.startswith("max_")}
+    renamed = {"tool_calls": "max_tool_calls", "model_calls": "max_model_calls", "duration_ms": "max_duration_ms"}
+    for old, new in renamed.items():
+        if old in legacy:
+            data.setdefault(new, legacy[old])
+    tokens = [legacy[key] for key in ("input_tokens", "output_tokens", "tokens") if key in legacy]
+    if tokens:
+        data.setdefault("max_tokens", sum(tokens))
+    data.update({key: value for key, value in legacy.items()
+                 if key not in data and key not in renamed and key not in ("input_tokens", "output_tokens", "tokens")})
+    return data
 
 
 class SourceRef(_Model):
@@ -230,6 +366,8 @@ class Case(_Model):
     """Citations the reply must carry; each is a `retrieval_context` citation."""
     safety: Safety | None = None
     """Safety constraints."""
+    budgets: Budgets | None = None
+    """Cost limits of one run (tool calls, model calls, tokens, time)."""
     reply: ReplyChecks | None = None
     """Deterministic checks on the reply (contains, matches, lacks, not_matches, cards, Luhn numbers)."""
     tool_results: list[ToolResultCheck] = Field(default_factory=list)
@@ -241,6 +379,19 @@ class Case(_Model):
     datasets: list[str] = Field(default_factory=list)
     """Pinned compositions this case belongs to."""
     metadata: dict[str, Any] = Field(default_factory=dict)
-    """Free-form labels (pillar, region, regulated, sensitivity, persona, budgets, review notes)."""
+    """Free-form labels (pillar, region, regulated, sensitivity, persona, review notes)."""
     provenance: Provenance | None = None
     """Where the case came from."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _migrate(cls, data: Any) -> Any:
+        """Files written before `budgets` existed kept them in `metadata.budgets`: read them as budgets."""
+        metadata = data.get("metadata") if isinstance(data, dict) else None
+        if not isinstance(metadata, dict) or "budgets" not in metadata:
+            return data
+        data = dict(data)  # never edit the caller's tree
+        data["metadata"] = {key: value for key, value in metadata.items() if key != "budgets"}
+        if data.get("budgets") is None:
+            data["budgets"] = budgets_from_legacy(metadata["budgets"])
+        return data

@@ -6,10 +6,9 @@ and the entity type, never the value.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Iterator
 
-from promote.case.validate import field_path
+from promote.case.problems import field_path
 
 # Machine identifiers and labels, not prose: trace/span ids, hashes, versions, enum-like values.
 _NOT_SCANNED = {
@@ -53,22 +52,16 @@ def _allowed(tree: Any):
     return allow
 
 
-@lru_cache(maxsize=1)
-def _engine():
-    from scrubbers import ScrubEngine, load_policy
-
-    return ScrubEngine(load_policy())
-
-
 def residual_scan_for_validate(tree: Any) -> list[tuple[tuple[Any, ...], str]]:
-    """Findings as (location, entity type) for `promote validate` and the write gate."""
+    """Findings as (location, entity type) for `promote validate` and the write gate (default policy)."""
+    from promote.scrubbing import engine
     from scrubbers import residual_scan
 
     strings = list(iter_case_strings(tree))
     by_path = {field_path(location): location for location, _ in strings}
     findings = residual_scan(
         [(field_path(location), text) for location, text in strings],
-        engine=_engine(),
+        engine=engine(),
         allow=_allowed(tree),
     )
     return [(by_path.get(finding.path, ()), finding.entity_type) for finding in findings]

@@ -1,6 +1,7 @@
-"""The rules of portable-v1 beyond the schema (shared/spec/portable-v1.md, "Rules").
+"""The rules of portable-v1 beyond the schema (docs/case-format.md, "Rules").
 
-Pure functions over a validated `Case`; each problem is (field location, rule, message, severity).
+Pure functions over a validated `Case`; each problem is (field location, rule, message, severity);
+`promote.case.validate` turns them into located `Problem`s.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from promote.case.model import Case
 Severity = Literal["error", "note"]
 RuleProblem = tuple[tuple[Any, ...], str, str, Severity]
 
-PLACEHOLDER_RE = re.compile(r"<[A-Z][A-Z_]*_(?:\d+|[0-9a-f]{6})>|<REDACTED>")
+# The placeholders the scrubber writes: the same pattern as `scrubbers.context.PLACEHOLDER` (a test
+# keeps the two equal; importing it from there would load Presidio).
+PLACEHOLDER_RE = re.compile(r"<[A-Z][A-Z_]*?_(?:\d+|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
 UNASSIGNED_ORACLE = "unassigned"
 UNRESOLVED_PREFIX = "unresolved."
 
@@ -113,38 +116,14 @@ def _kind_rules(case: Case) -> Iterator[RuleProblem]:
 
 
 def _match_rules(case: Case) -> Iterator[RuleProblem]:
+    # The rules themselves are typed (`ArgRule`); what is left is that each names an argument.
     if case.expected_tools is None:
         return
     for call_index, call in enumerate(case.expected_tools.calls):
         for argument, rule in (call.match or {}).items():
             where = ("expected_tools", "calls", call_index, "match", argument)
-            if argument not in (call.args or {}) and rule != "ignore":
+            if argument not in (call.args or {}) and rule.kind != "ignore":
                 yield where, "match-args", f"match names {argument}, which is not in args: add it or use ignore", "error"
-            elif not _is_match_rule(rule):
-                yield where, "match-args", (
-                    f"unknown match rule {rule!r}: use exact, ignore, regex:<pattern>, "
-                    "tolerance:<number> or one_of:[...]"
-                ), "error"
-
-
-def _is_match_rule(rule: Any) -> bool:
-    if isinstance(rule, list) or rule in ("exact", "ignore"):
-        return True
-    if not isinstance(rule, str):
-        return False
-    if rule.startswith("regex:"):
-        try:
-            re.compile(rule[len("regex:"):])
-        except re.error:
-            return False
-        return True
-    if rule.startswith("tolerance:"):
-        try:
-            float(rule[len("tolerance:"):])
-        except ValueError:
-            return False
-        return True
-    return rule.startswith("one_of:")
 
 
 def _draft_todos(case: Case) -> Iterator[RuleProblem]:
@@ -168,3 +147,9 @@ def _draft_todos(case: Case) -> Iterator[RuleProblem]:
                         f"argument {argument} of {call.name} holds a scrub placeholder: "
                         "replace it with a sandbox value or match it with ignore/regex"
                     ), severity
+    if case.expected_output and PLACEHOLDER_RE.search(case.expected_output):
+        # The golden answer is what the agent should say to the sandbox entity: it names that entity or
+        # nobody, never a scrubbed production person.
+        yield ("expected_output",), "output-placeholder", (
+            "expected_output holds a scrub placeholder: name the sandbox entity or nobody"
+        ), severity

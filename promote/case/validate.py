@@ -8,41 +8,26 @@ placeholders in tool args) is a note on a draft and an error on a valid case.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Iterable, Literal
+from typing import Any, Callable, Iterable
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap
 
 from promote.case.model import ID_PATTERN, Case
+from promote.case.problems import Problem, field_path
 from promote.case.rules import case_rule_problems
-from promote.case.yaml_io import load_tree
-from promote.errors import PromoteError, where
+from promote.case.yaml_io import load_tree, new_tree
+from promote.errors import PromoteError
+from promote.models import Model
 
 ResidualScan = Callable[[CommentedMap], list[tuple[tuple[Any, ...], str]]]
 """Takes a case tree, returns (field location, entity type) pairs: never the values."""
 
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-class Problem(_Model):
-    """One thing wrong with a case."""
-
-    where: str
-    """`file:line:column` of the offending key or value."""
-    field: str
-    """Dotted field path, e.g. `expected_tools.calls[1].match.topic`."""
-    rule: str
-    """Which check: schema, id, unique-id, figure-in-output, must-cite, kind-data, match-args,
-    draft-todo, residual-pii, bad-input."""
-    message: str
-    """What is wrong and what to do."""
-    severity: Literal["error", "note"] = "error"
-    """Errors fail validation; notes are what a draft still needs."""
+__all__ = ["FileResult", "Problem", "ValidationReport", "field_path", "locate", "validate_case", "validate_file",
+           "validate_paths"]
 
 
-class FileResult(_Model):
+class FileResult(Model):
     """The verdict on one case file."""
 
     path: str
@@ -59,7 +44,7 @@ class FileResult(_Model):
     """Errors and notes, in file order."""
 
 
-class ValidationReport(_Model):
+class ValidationReport(Model):
     """The verdict on every case validated."""
 
     files: list[FileResult]
@@ -80,12 +65,19 @@ def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in {".yaml", ".yml"}))
+            found.extend(case_files_under(path))
         elif path.exists():
             found.append(path)
         else:
             raise PromoteError("no such file or folder", where=str(path))
     return found
+
+
+def case_files_under(folder: Path | None) -> list[Path]:
+    """Every `*.yaml` / `*.yml` file under `folder` (recursive), sorted; none when it is not a folder."""
+    if folder is None or not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.suffix in {".yaml", ".yml"} and p.is_file())
 
 
 def validate_paths(
@@ -97,33 +89,85 @@ def validate_paths(
     return ValidationReport(files=results)
 
 
-def validate_file(path: Path, *, residual_scan: ResidualScan | None = None) -> FileResult:
-    """Validate one case file."""
-    try:
-        tree = load_tree(path)
-    except PromoteError as exc:
-        message = f"{exc.what} ({exc.hint})" if exc.hint else exc.what
-        problem = Problem(where=exc.where or str(path), field="", rule="bad-input", message=message)
-        return FileResult(path=str(path), ok=False, bad_input=True, problems=[problem])
-    found: list[tuple[tuple[Any, ...], str, str, Literal["error", "note"]]] = []  # (location, rule, message, severity)
+def _default_scan(tree: CommentedMap) -> list[tuple[tuple[Any, ...], str]]:
+    from promote.case.pii import residual_scan_for_validate
+
+    return residual_scan_for_validate(tree)
+
+
+def validate_case(
+    subject: Case | CommentedMap | str | Path,
+    *,
+    path: str | Path | None = None,
+    residual_scan: ResidualScan | None = _default_scan,
+) -> list[Problem]:
+    """Every problem of a case given as a model, a loaded tree or a file, in file order.
+
+    A file that cannot be read as a case gives one `bad-input` problem. `path` names the file a model or
+    tree is (or will be) saved as: problems then carry it, and the id must match its name. Problems of
+    a model without a file carry no line. `residual_scan=None` skips the residual-PII scan (slow: NER).
+    """
+    if isinstance(subject, (str, Path)):
+        path = Path(subject)
+        try:
+            tree = load_tree(path)
+        except PromoteError as exc:
+            message = f"{exc.what} ({exc.hint})" if exc.hint else exc.what
+            return [_bad_input(exc.where or str(path), message)]
+        return _tree_problems(tree, path, residual_scan, located=True)
+    if isinstance(subject, Case):
+        tree = new_tree(subject)
+        return _tree_problems(tree, Path(path) if path is not None else None, residual_scan, located=False)
+    return _tree_problems(subject, Path(path) if path is not None else None, residual_scan, located=True)
+
+
+def _bad_input(where: str, message: str) -> Problem:
+    file, line, column = _split_where(where)
+    return Problem(rule="bad-input", message=message, file=file, line=line, column=column)
+
+
+def _split_where(where: str) -> tuple[str, int | None, int | None]:
+    parts = where.split(":")
+    numbers: list[int] = []
+    while len(parts) > 1 and parts[-1].isdigit() and len(numbers) < 2:
+        numbers.insert(0, int(parts.pop()))
+    return ":".join(parts), (numbers[0] if numbers else None), (numbers[1] if len(numbers) > 1 else None)
+
+
+def _tree_problems(
+    tree: CommentedMap, path: Path | None, residual_scan: ResidualScan | None, *, located: bool
+) -> list[Problem]:
+    found: list[tuple[tuple[Any, ...], str, str, str]] = []  # (location, rule, message, severity)
     try:
         case = Case.model_validate(tree)
     except ValidationError as exc:
         found.extend((tuple(error["loc"]), "schema", _schema_message(error), "error") for error in exc.errors())
         case = None
     if case is not None:
-        found.extend(case_rule_problems(case, path.stem))
+        found.extend(case_rule_problems(case, path.stem if path is not None else None))
     if residual_scan is not None:
         for location, entity_type in residual_scan(tree):
             message = f"{entity_type} found: scrub it or replace it with a sandbox value"
             found.append((location, "residual-pii", message, "error"))
     # In file order: each problem is located once, and sorted by that position (a stable sort).
-    located = sorted(((locate(tree, item[0]), item) for item in found), key=lambda pair: pair[0])
-    problems = [
-        Problem(where=where(path, line, column), field=field_path(location), rule=rule, message=message,
-                severity=severity)
-        for (line, column), (location, rule, message, severity) in located
+    located_found = sorted(((locate(tree, item[0]), item) for item in found), key=lambda pair: pair[0])
+    file = str(path) if path is not None else None
+    return [
+        Problem(file=file, line=line if located else None, column=column if located else None,
+                field=field_path(location), rule=rule, message=message, severity=severity)
+        for (line, column), (location, rule, message, severity) in located_found
     ]
+
+
+def validate_file(path: Path, *, residual_scan: ResidualScan | None = None) -> FileResult:
+    """Validate one case file."""
+    path = Path(path)
+    try:
+        tree = load_tree(path)
+    except PromoteError as exc:
+        message = f"{exc.what} ({exc.hint})" if exc.hint else exc.what
+        return FileResult(path=str(path), ok=False, bad_input=True, problems=[_bad_input(exc.where or str(path), message)])
+    problems = _tree_problems(tree, path, residual_scan, located=True)
     return FileResult(
         path=str(path),
         id=str(tree.get("id")) if tree.get("id") is not None else None,
@@ -142,14 +186,6 @@ def _schema_message(error: dict[str, Any]) -> str:
     if kind == "string_pattern_mismatch" and error["loc"] == ("id",):
         return f"id must look like <pillar>.<topic>_<NNN> ({ID_PATTERN})"
     return error["msg"]
-
-
-def field_path(location: Iterable[Any]) -> str:
-    """('expected_tools', 'calls', 1, 'args') → `expected_tools.calls[1].args`."""
-    text = ""
-    for part in location:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
 
 
 def locate(tree: Any, location: Iterable[Any]) -> tuple[int, int]:
@@ -179,7 +215,8 @@ def _check_unique_ids(results: list[FileResult]) -> None:
         if result.id in seen:
             result.problems.append(
                 Problem(
-                    where=f"{result.path}:1",
+                    file=result.path,
+                    line=1,
                     field="id",
                     rule="unique-id",
                     message=f"id {result.id} is also used by {seen[result.id]}: ids must be unique",

@@ -4,6 +4,13 @@ A case file is loaded into ruamel's comment-carrying tree (`CommentedMap`), vali
 edited as a model, and merged back into the *same* tree, so that an unchanged case saves byte-identical
 and an edit changes only the lines it touches. Never assign a plain dict over a commented node: `merge`
 walks old and new values side by side and only rewrites what differs.
+
+Which keys a file holds is decided by the file and by what an edit changed, never by which fields a
+pydantic model happens to count as set: a key the file has stays (even at its default value) until
+the edit removes it; a key the file lacks is written only when the edited value differs from the one
+the file implies. A new file holds every value that says something (see `case_json`).
+
+Writing files is not done here: `promote.case.store.save_case` is the one door.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from io import StringIO
 from pathlib import Path
 from typing import Any, Iterable
 
+from pydantic import BaseModel
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import CommentMark, MarkedYAMLError, YAMLError
@@ -21,7 +29,6 @@ from ruamel.yaml.tokens import CommentToken
 
 from promote.case.model import FORMAT, Case
 from promote.errors import PromoteError, where
-from promote.fsutil import atomic_write_text
 
 SCHEMA_FILE = "schema/portable-v1.schema.json"
 SCHEMA_HEADER = f"yaml-language-server: $schema=../../{SCHEMA_FILE}"
@@ -117,8 +124,29 @@ def _has_schema_header(tree: CommentedMap) -> bool:
 
 
 def case_json(case: Case) -> dict[str, Any]:
-    """The case as plain JSON data: what was set, without empty optionals."""
-    return case.model_dump(mode="json", exclude_unset=True, exclude_none=True)
+    """The case as plain JSON data, every value that says something: defaults included (`revision: 1`,
+    `order: in_order`), while None, empty lists and maps, and a flag left at its false default are left
+    out. How the model was built (which fields count as "set") makes no difference."""
+    return _said(case.model_dump(mode="json", exclude_none=True), case)
+
+
+def _said(data: Any, source: Any) -> Any:
+    if isinstance(data, dict):
+        fields = type(source).model_fields if isinstance(source, BaseModel) else {}
+        kept = {}
+        for key, value in data.items():
+            if value is None or value == [] or value == {}:
+                continue
+            if value is False and key in fields and fields[key].default is False:
+                continue
+            child = getattr(source, key, None) if isinstance(source, BaseModel) else (
+                source.get(key) if isinstance(source, dict) else None)
+            kept[key] = _said(value, child)
+        return kept
+    if isinstance(data, list):
+        items = source if isinstance(source, list) else []
+        return [_said(value, items[index] if index < len(items) else None) for index, value in enumerate(data)]
+    return data
 
 
 def new_tree(case: Case) -> CommentedMap:
@@ -129,8 +157,18 @@ def new_tree(case: Case) -> CommentedMap:
 
 
 def merge_case(tree: CommentedMap, case: Case) -> None:
-    """Merge an edited case back into the tree it was loaded from (in place)."""
-    old = Case.model_validate(tree).model_dump(mode="json", exclude_unset=True)
+    """Merge an edited case back into the tree it was loaded from (in place).
+
+    A tree that still keeps budgets in `metadata.budgets` (written before `budgets` existed) is
+    migrated: that key goes and `budgets` is written.
+    """
+    old = case_json(Case.model_validate(tree))
+    metadata = tree.get("metadata")
+    if isinstance(metadata, CommentedMap) and "budgets" in metadata and "budgets" not in tree:
+        _delete_key(metadata, "budgets")
+        if not metadata:
+            _delete_key(tree, "metadata")
+        old.pop("budgets", None)
     merge(tree, old, case_json(case))
 
 
@@ -142,15 +180,16 @@ def merge(node: CommentedMap, old: dict[str, Any], new: dict[str, Any]) -> None:
     """
     for key in [k for k in node if k not in new and old.get(k) is not None]:
         _delete_key(node, key)
-    previous = None
+    previous = None  # the last key of `new` the node holds: a new key goes right after it
     for key, value in new.items():
         if key in node:
             if old.get(key) != value:
                 node[key] = _merged_value(node[key], old.get(key), value)
-        else:
-            position = list(node).index(previous) + 1 if previous in node else 0
+        elif old.get(key) != value:  # absent from the file, and the edit changed it
+            position = list(node).index(previous) + 1 if previous is not None else 0
             node.insert(position, key, _to_yaml(value))
-        previous = key
+        if key in node:
+            previous = key
 
 
 def _merged_value(current: Any, old: Any, new: Any) -> Any:
@@ -327,8 +366,3 @@ def schema_header_for(path: str | Path) -> str:
         if (ancestor / SCHEMA_FILE).is_file():
             return f"yaml-language-server: $schema={'../' * depth}{SCHEMA_FILE}"
     return SCHEMA_HEADER
-
-
-def write_tree(path: str | Path, tree: CommentedMap) -> None:
-    """Write a tree atomically (temp file + rename): a failed write leaves the old file intact."""
-    atomic_write_text(Path(path), dump_tree(tree, schema_header_for(path)))

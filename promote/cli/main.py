@@ -1,4 +1,4 @@
-"""The `promote` command line: parse, call one library function, print (shared/spec/cli.md).
+"""The `promote` command line: parse, call one library function, print (docs/cli.md).
 
 Exit codes: 0 success, 1 a check failed (validate, compile --check), 2 bad input with one line on
 stderr naming file, line and problem. Nothing a user can cause ends in a traceback, and an unexpected
@@ -38,8 +38,11 @@ def _not_yet(name: str) -> Handler:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="promote", description="From production agent trace to scrubbed golden eval case."
+        prog="promote", description="From production agent trace to scrubbed golden eval case.",
+        epilog="The command line, its exit codes and JSON shapes: docs/cli.md; the case format: "
+               "docs/case-format.md; the scrub policy: docs/scrub-policy.md.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -53,6 +56,15 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         module.add_parser(commands)
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("promote")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 class Terminated(BaseException):

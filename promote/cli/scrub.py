@@ -12,13 +12,19 @@ from promote.cli.args import at_least
 
 
 def run(args: argparse.Namespace) -> int:
+    from promote.batch.output import check_report_path, plan_outputs
     from promote.batch.progress import progress_bar
     from promote.batch.run import ScrubOptions, print_summary, scrub_exports
-
-    from promote.batch.output import check_report_path
     from promote.fsutil import atomic_write_text
 
     report_path = check_report_path(args.report, args.inputs) if args.report else None
+    if not args.force and not args.resume:
+        existing = [str(target) for _, target in plan_outputs(args.inputs, args.output)
+                    if target != "-" and Path(target).is_file()]
+        if existing:
+            raise PromoteError("the output is already there", where=existing[0],
+                               hint="pass --force to replace it, or choose another -o")
+
     chosen = {"workers": args.workers} if args.workers is not None else {}  # default: all cores (ScrubOptions)
     options = ScrubOptions(
         window=args.window, block_bytes=int(args.block_mb * (1 << 20)) or None, policy_path=args.policy, key_file=args.key_file, dask=args.dask,
@@ -34,7 +40,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
-    scrub = commands.add_parser("scrub", help="batch-scrub trace exports, keeping their format")
+    scrub = commands.add_parser("scrub", help="batch-scrub trace exports, keeping their format",
+                                description="Batch-scrub trace exports, keeping their format (docs/cli.md, "
+                                            "docs/scrub-policy.md).")
     scrub.add_argument("inputs", nargs="+", metavar="INPUT", help="trace exports; - for stdin")
     scrub.add_argument("-o", "--output", required=True, help="output file (one input), folder (several), or -")
     scrub.add_argument("--workers", type=at_least(1, int), help="worker processes (default: all cores)")
@@ -48,4 +56,5 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     scrub.add_argument("--dask", metavar="SCHEDULER", help="run on a Dask cluster: an address, or 'local'")
     scrub.add_argument("--resume", action="store_true", help="skip inputs an interrupted run already finished")
     scrub.add_argument("--strict", action="store_true", help="stop at the first bad record")
+    scrub.add_argument("--force", action="store_true", help="replace an output that is already there")
     scrub.set_defaults(handler=run)

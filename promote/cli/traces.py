@@ -16,9 +16,9 @@ def run(args: argparse.Namespace) -> int:
     scrub = None
     if not args.no_scrub:
         from promote.scrub_trace import scrub_trace
-        from scrubbers import ScrubEngine, load_policy
+        from promote.scrubbing import engine as scrub_engine
 
-        engine = ScrubEngine(load_policy(args.policy))
+        engine = scrub_engine(args.policy)
         scrub = lambda trace: scrub_trace(trace, engine)[0]  # noqa: E731
     listing = list_traces(args.files, scrub=scrub)
     if args.json:
@@ -47,7 +47,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                  description="List the traces and turns found in trace exports.",
                                  epilog=_formats_read(), formatter_class=argparse.RawDescriptionHelpFormatter)
     traces.add_argument("files", nargs="+", metavar="FILE", help="trace exports (any supported format; - for stdin)")
-    traces.add_argument("--json", action="store_true", help="print the JSON shape of shared/spec/cli.md")
+    traces.add_argument("--json", action="store_true", help="print the JSON shape of docs/cli.md")
     traces.add_argument("--no-scrub", action="store_true", help="show raw text (it may hold personal data)")
     traces.add_argument("--policy", type=Path, help="scrub policy file (default: the bundled policy)")
     traces.set_defaults(handler=run)

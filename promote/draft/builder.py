@@ -6,8 +6,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from promote.case.model import (
     Case,
     ExpectedToolCall,
@@ -17,15 +15,18 @@ from promote.case.model import (
     SafetyRule,
     ScrubInfo,
 )
+from promote.case.problems import Problem
 from promote.case.rules import PLACEHOLDER_RE
 from promote.draft import citations, entities, figures, naming, provenance
-from promote.repo import eval_repo as repo
 from promote.errors import PromoteError
+from promote.models import Model as _Model
+from promote.repo.eval_repo import EvalRepo
 from promote.trace_model import Trace, Turn
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+def note(field: str, message: str) -> Problem:
+    """A review note of a draft: what the SME should look at, and where."""
+    return Problem(severity="note", rule="draft", field=field, message=message)
 
 
 class DraftOptions(_Model):
@@ -36,11 +37,15 @@ class DraftOptions(_Model):
     by: str | None = None
     """`--by`: who promotes; git `user.name`/`user.email` of the cases dir, else the login name."""
     cases_dir: Path | None = None
-    """`--cases-dir`: the eval repo's cases (id numbering, duplicates, entity catalog)."""
+    """`--cases-dir`: the eval repo's cases (id numbering, duplicates); default: the repo's own."""
+    repo: Path | None = None
+    """A folder in the eval repo (config, catalog, cases); default: `cases_dir`, else the current folder."""
+    policy: Path | None = None
+    """`--policy`: the scrub policy file (default: the bundled one)."""
     retrieval_tools: list[str] | None = None
     """Tools whose results are retrieval chunks; None: any result shaped like a list of chunks."""
     pillar: str | None = None
-    """Pillar of the suggested id; None: guessed from the tool, agent and input words."""
+    """Pillar of the suggested id; None: the repo config's, else from the agent and service names."""
     now: datetime | None = None
     """`promoted_at`; None: the current time (tests inject a fixed one)."""
 
@@ -50,8 +55,8 @@ class DraftResult(_Model):
 
     case: Case
     """The draft (status draft, origin trace)."""
-    notes: list[str]
-    """Review notes: placeholder arguments, entity suggestions, figures and citations to check."""
+    notes: list[Problem]
+    """Review notes (severity note): placeholder arguments, entity suggestions, figures and citations to check."""
     duplicate_of: str | None = None
     """Path of an existing case with the same input and tool trajectory, if any."""
 
@@ -61,21 +66,26 @@ def draft_case(
 ) -> DraftResult:
     """Build the draft of turn `turn_index` of a trace that `promote.scrub_trace` already scrubbed."""
     turn = _turn(trace, turn_index)
-    notes: list[str] = []
+    repo = EvalRepo.find(options.repo, cases_dir=options.cases_dir)
+    settings = repo.config.for_agent(trace.agent, trace.service)
+    notes: list[Problem] = []
     calls = [_expected_call(call.name, call.args, index, notes) for index, call in enumerate(turn.tool_calls)]
-    notes += [f"expected_tools.calls[{index}] ({call.name}) failed in the trace: keep it only if calling it "
-              "is what the agent should do" for index, call in enumerate(turn.tool_calls) if call.error]
+    notes += [note(f"expected_tools.calls[{index}]", f"{call.name} failed in the trace: keep it only if calling "
+                   "it is what the agent should do") for index, call in enumerate(turn.tool_calls) if call.error]
     reply = turn.final_response
     numeric, figure_notes = figures.suggest_figures(reply or "", turn.tool_calls)
     chunks = citations.retrieval_chunks(turn.tool_calls, options.retrieval_tools)
     must_cite, citation_notes = citations.cited_in_reply(reply or "", chunks)
-    notes += figure_notes + citation_notes
+    notes += [_as_note(text) for text in figure_notes + citation_notes]
     if numeric:
-        notes.append(f"{len(numeric)} figure(s) suggested: check each name and assign its oracle of record; "
-                     "derived ones were computed by the agent")
+        notes.append(note("numeric", f"{len(numeric)} figure(s) suggested: check each name and assign its oracle "
+                          "of record; derived ones were computed by the agent"))
+    if reply and PLACEHOLDER_RE.search(reply):
+        notes.append(note("expected_output", "the reply names a scrubbed person or value: rewrite it for the "
+                          "sandbox entity (or nobody) before the case is valid"))
 
-    # Personal data was scrubbed out of this turn: the reply must never leak another employee's.
-    safety = Safety(must_not=[SafetyRule(category="pii-leak", scope="other-employee records")]) if _scrubbed(turn) else None
+    # Personal data was scrubbed out of this turn: the reply must never leak anyone else's.
+    safety = Safety(must_not=[SafetyRule(category="pii-leak", scope=settings.safety_scope)]) if _scrubbed(turn) else None
     kinds: list[Kind] = []
     if calls or reply:
         kinds.append("functional")
@@ -87,27 +97,31 @@ def draft_case(
         kinds.append("safety")
 
     agent = trace.agent or trace.service
-    pillar = options.pillar or naming.pillar_of(turn.tool_calls, [agent or ""], turn.user_input)
+    pillar = (options.pillar or settings.pillar
+              or naming.pillar_of(turn.tool_calls, [agent or ""], turn.user_input, repo.config.pillars)
+              or naming.neutral_pillar(trace.agent, trace.service))
     topic = naming.topic_of(turn.tool_calls, turn.user_input, pillar)
-    case_id = options.case_id or repo.next_case_id(f"{pillar}.{topic}", options.cases_dir)
-    catalog = entities.find_catalog(options.cases_dir)
+    case_id = options.case_id or repo.next_id(f"{settings.id_prefix or pillar}.{topic}")
+    catalog = repo.catalog
     for handle, shared in entities.suggest_handles(catalog, turn):
-        notes.append(f"entities[0]: catalog handle {handle} may fit (shares: {', '.join(shared)})")
+        notes.append(note("entities[0]", f"catalog handle {handle} may fit (shares: {', '.join(shared)})"))
     if turn.started_at is None:
-        notes.append("the turn has no start time: set params.as_of to the date of record")
+        notes.append(note("params.as_of", "the turn has no start time: set it to the date of record"))
+    budgets = provenance.budgets(turn)
+    if budgets is not None:
+        notes.append(note("budgets", "the budgets are what this run cost: loosen them to what a run may cost"))
 
     title = naming.title_from_input(turn.user_input) or f"Turn {turn.index} of {agent or 'the agent'}"
-    # Defaults are passed explicitly: only fields that were set are written to the YAML.
     fields: dict[str, Any] = dict(
         format="portable-v1", id=case_id, revision=1, status="draft", tier="golden", origin="trace",
-        title=title, agent=agent, input=turn.user_input, entities=[entities.REQUESTING_EMPLOYEE],
-        tenant=catalog.tenant or entities.DEFAULT_TENANT,
-        metadata={"pillar": pillar, "sensitivity": "production-scrubbed", "budgets": provenance.budgets(turn)},
+        title=title, agent=agent, input=turn.user_input, entities=[settings.entity or entities.REQUESTING_USER],
+        tenant=catalog.tenant or entities.DEFAULT_TENANT, budgets=budgets, datasets=settings.datasets,
+        metadata={"pillar": pillar, "sensitivity": "production-scrubbed"},
         provenance=provenance.build_provenance(
             trace, turn,
             export_sha256=provenance.file_sha256(export_path),
             scrub=scrub,
-            promoted_by=repo.promoting_user(options.by, options.cases_dir),
+            promoted_by=repo.sme_identity(options.by),
             now=options.now,
         ),
         kind=kinds,
@@ -127,7 +141,7 @@ def draft_case(
     if safety:
         fields["safety"] = safety
     case = Case(**fields)
-    duplicate = repo.find_duplicate(options.cases_dir, case.input, [call.name for call in calls])
+    duplicate = repo.find_duplicate(case.input, [call.name for call in calls])
     return DraftResult(case=case, notes=notes, duplicate_of=str(duplicate) if duplicate else None)
 
 
@@ -147,17 +161,25 @@ def _turn(trace: Trace, turn_index: int) -> Turn:
     return turn
 
 
-def _expected_call(name: str, args: object, index: int, notes: list[str]) -> ExpectedToolCall:
+def _as_note(text: str) -> Problem:
+    """A note worded `field: message` (figures, citations) as a `Problem`."""
+    field, sep, message = text.partition(": ")
+    if sep and " " not in field:
+        return note(field, message)
+    return note("", text)
+
+
+def _expected_call(name: str, args: object, index: int, notes: list[Problem]) -> ExpectedToolCall:
+    where = f"expected_tools.calls[{index}]"
     if args in (None, {}):
         return ExpectedToolCall(name=name)
     if not isinstance(args, dict):
-        notes.append(f"expected_tools.calls[{index}] ({name}): the trace holds its arguments as text, not JSON: "
-                     "arguments left out")
+        notes.append(note(where, f"{name}: the trace holds its arguments as text, not JSON: arguments left out"))
         return ExpectedToolCall(name=name)
     held = [key for key, value in args.items() if PLACEHOLDER_RE.search(str(value))]
     if held:
-        notes.append(f"expected_tools.calls[{index}] ({name}): {', '.join(held)} hold(s) a scrub placeholder: "
-                     "replace with the sandbox value or match with ignore/regex")
+        notes.append(note(f"{where}.args", f"{name}: {', '.join(held)} hold(s) a scrub placeholder: "
+                          "replace with the sandbox value or match with ignore/regex"))
     return ExpectedToolCall(name=name, args=args)
 
 

@@ -8,21 +8,10 @@ from promote.case.rules import PLACEHOLDER_RE
 from promote.trace_model import ToolCall
 
 TITLE_MAX = 72
-PILLARS = ("hr", "wfm", "benefits", "payroll")
-# Words that place a tool, agent or question in a pillar; the main tool's words are read first.
-_PILLAR_WORDS = {
-    "wfm": {"wfm", "accrual", "accruals", "timesheet", "timecard", "schedule", "shift", "shifts", "punch",
-            "attendance"},
-    "payroll": {"payroll", "pay", "deposit", "paycheck", "paystub", "stub", "salary", "wage", "wages",
-                "tax", "w2", "statement"},
-    "benefits": {"benefits", "benefit", "plan", "plans", "dental", "medical", "vision", "dependent",
-                 "dependents", "enrollment", "coverage", "insurance", "401k"},
-    "hr": {"hr", "policy", "policies", "handbook", "pto", "leave", "carryover"},
-}
 _CONTEXT_WORDS = {"context", "profile", "whoami", "identity"}
 _VERBS = {"get", "search", "list", "fetch", "lookup", "find", "query", "update", "set", "create",
           "delete", "read", "retrieve", "check", "submit", "request", "lookup", "compute", "calculate"}
-_GENERIC = {"hr", "documents", "document", "records", "record", "data", "info", "details"}
+_GENERIC = {"documents", "document", "records", "record", "data", "info", "details"}
 _GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|dear)\b", re.IGNORECASE)
 # Words that introduce a personal value ("routing <ABA_ROUTING_NUMBER_1>"): cut with the value.
 _LABELS = {"routing", "account", "born", "card", "number", "phone", "cell", "email", "employee", "id",
@@ -69,16 +58,35 @@ def main_call(calls: list[ToolCall]) -> ToolCall | None:
     return calls[-1] if calls else None
 
 
-def pillar_of(calls: list[ToolCall], agent_names: list[str], user_input: str) -> str:
-    """The pillar whose vocabulary the main tool, then any tool, then the agent, then the input uses."""
+def pillar_of(calls: list[ToolCall], agent_names: list[str], user_input: str,
+              pillars: dict[str, list[str]]) -> str | None:
+    """The first pillar (in `pillars` order, the eval repo's config) whose words the main tool, then any
+    tool, then the agent, then the input uses; None when none does or there are no pillars."""
     main = main_call(calls)
     sources = [main.name if main else "", " ".join(c.name for c in calls), " ".join(agent_names), user_input]
+    vocabulary = {pillar: {word.lower() for word in words} for pillar, words in pillars.items()}
     for text in sources:
         words = set(re.split(r"[^a-z0-9]+", text.lower()))
-        for pillar in ("wfm", "payroll", "benefits", "hr"):
-            if words & _PILLAR_WORDS[pillar]:
+        for pillar, known in vocabulary.items():
+            if words & known:
                 return pillar
-    return "hr"
+    return None
+
+
+# Words that say what an agent is, not what it is about ("hr_policy_advisor" → hr).
+_AGENT_WORDS = {"agent", "agents", "assistant", "advisor", "adviser", "bot", "chatbot", "service", "svc", "api",
+                "app", "server", "adk", "google", "llm", "ai", "the", "a", "an", "my", "copilot", "helper"}
+
+
+def neutral_pillar(agent: str | None, service: str | None) -> str:
+    """The id prefix of a draft when the eval repo sets none: the first word of the agent's (else the
+    service's) name that says what it is about (`helm_release_agent` → `helm`); `agent` when none does."""
+    for name in (agent, service):
+        words = [w for w in re.split(r"[^a-z0-9]+", (name or "").lower()) if w and w not in _AGENT_WORDS]
+        words = [w for w in words if w[0].isalpha()]
+        if words:
+            return words[0]
+    return "agent"
 
 
 def topic_of(calls: list[ToolCall], user_input: str, pillar: str) -> str:

@@ -6,11 +6,14 @@ import hashlib
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from promote.case.model import Provenance, Review, ScrubInfo, TraceRef
+from promote.case.model import Budgets, Provenance, Review, ScrubInfo, TraceRef
 from promote.errors import PromoteError
 from promote.trace_model import Trace, Turn
+
+if TYPE_CHECKING:
+    from scrubbers import ScrubEngine
 
 
 def file_sha256(path: Path) -> str:
@@ -35,7 +38,7 @@ def _sha256_of(path: Path, _mtime_ns: int, _size: int) -> str:
     return digest.hexdigest()
 
 
-def scrub_info(engine: Any, replaced: dict[str, int]) -> ScrubInfo:
+def scrub_info(engine: ScrubEngine, replaced: dict[str, int]) -> ScrubInfo:
     """What `engine` (a `scrubbers.ScrubEngine`) is: Presidio version read at run time, policy and hash."""
     policy = engine.loaded_policy
     return ScrubInfo(
@@ -69,13 +72,15 @@ def build_provenance(
     )
 
 
-def budgets(turn: Turn) -> dict[str, int | float]:
-    """What the turn cost, as evidence for budget evaluators; unknown figures are left out."""
-    found: dict[str, int | float | None] = {
-        "tool_calls": len(turn.tool_calls),
-        "model_calls": len(turn.model_calls),
-        "input_tokens": turn.input_tokens,
-        "output_tokens": turn.output_tokens,
-        "duration_ms": round(turn.duration_ms, 3) if turn.duration_ms is not None else None,
-    }
-    return {key: value for key, value in found.items() if value is not None}
+def budgets(turn: Turn) -> Budgets | None:
+    """What the turn cost, as the draft's budgets (the SME loosens them); unknown figures are left out."""
+    tokens = None
+    if turn.input_tokens is not None or turn.output_tokens is not None:
+        tokens = (turn.input_tokens or 0) + (turn.output_tokens or 0)
+    found = Budgets(
+        max_tool_calls=len(turn.tool_calls),
+        max_model_calls=len(turn.model_calls),
+        max_tokens=tokens,
+        max_duration_ms=round(turn.duration_ms, 3) if turn.duration_ms is not None else None,
+    )
+    return found

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from promote.case.model import Case, Provenance, Review
-from promote.case.yaml_io import load_tree, merge_case, write_tree
+from promote.case.yaml_io import load_tree
 from promote.errors import PromoteError
 
 DEFAULT_CASES_DIR = Path("evals/cases")
@@ -26,10 +26,9 @@ class ProblemLike(Protocol):
 
 def case_problems(path: Path) -> list[ProblemLike]:
     """Schema, the portable-v1 rules and the residual-PII scan of one case file."""
-    from promote.case.pii import residual_scan_for_validate
-    from promote.case.validate import validate_file
+    from promote.case.validate import validate_case
 
-    return list(validate_file(path, residual_scan=residual_scan_for_validate).problems)
+    return list(validate_case(path))
 
 
 def read_case(path: Path) -> tuple[bytes, Case | None]:
@@ -76,24 +75,24 @@ def cases_dir(root: Path) -> Path:
 
 
 def case_files(folder: Path) -> list[Path]:
-    from promote.repo.eval_repo import case_files as files
+    from promote.case.validate import case_files_under
 
-    return files(folder)
+    return case_files_under(folder)
 
 
 def sme_identity(root: Path) -> str:
-    from promote.repo.eval_repo import promoting_user
+    from promote.repo.eval_repo import EvalRepo
 
-    return promoting_user(None, root)
+    return EvalRepo.find(root).sme_identity()
 
 
 def record_review(path: Path, pr_number: int) -> None:
     """Set `provenance.review` to the PR's number and `state: open`, changing only those lines."""
-    tree = load_tree(path)
-    case = Case.model_validate(tree)
-    updated = case.model_copy(deep=True)
+    from promote.case.store import load_case, save_case
+
+    loaded = load_case(path)
+    updated = loaded.case.model_copy(deep=True)
     provenance: Any = updated.provenance or Provenance()
     provenance.review = Review(pr=pr_number, state="open")
     updated.provenance = provenance
-    merge_case(tree, updated)
-    write_tree(path, tree)
+    save_case(updated, path, base=loaded)

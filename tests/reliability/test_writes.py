@@ -83,7 +83,7 @@ def test_scrub_output_keeps_the_mode_of_the_file_it_replaces(tmp_path: Path) -> 
     out = tmp_path / "out.jsonl"
     out.write_text("old")
     out.chmod(0o640)
-    assert run_cli("scrub", str(SOURCE), "-o", str(out), "--workers", "1").returncode == 0
+    assert run_cli("scrub", str(SOURCE), "-o", str(out), "--workers", "1", "--force").returncode == 0  # it replaces a file: --force
     assert stat.S_IMODE(out.stat().st_mode) == 0o640
 
 
@@ -92,7 +92,7 @@ def test_output_onto_a_symlink_writes_its_target_and_keeps_the_link(tmp_path: Pa
     target.write_text("old")
     link = tmp_path / "link.jsonl"
     link.symlink_to(target)
-    assert run_cli("scrub", str(SOURCE), "-o", str(link), "--workers", "1").returncode == 0
+    assert run_cli("scrub", str(SOURCE), "-o", str(link), "--workers", "1", "--force").returncode == 0
     assert link.is_symlink()
     assert target.read_bytes().startswith(b"{")
 

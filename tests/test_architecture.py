@@ -1,0 +1,33 @@
+"""The import rules of pyproject.toml's `[tool.importlinter]` contracts, checked by import-linter."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
+
+
+def lint_imports(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_import_contracts_are_kept() -> None:
+    result = lint_imports()
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "4 kept, 0 broken" in result.stdout
+
+
+def test_a_broken_contract_fails(tmp_path: Path) -> None:
+    # The check is real: a contract the code breaks (the case does import promote.errors) fails it.
+    config = tmp_path / "broken.toml"
+    config.write_text(
+        '[tool.importlinter]\nroot_packages = ["promote"]\n\n'
+        '[[tool.importlinter.contracts]]\nname = "deliberately broken"\ntype = "forbidden"\n'
+        'source_modules = ["promote.case"]\nforbidden_modules = ["promote.errors"]\n'
+    )
+    result = lint_imports("--config", str(config))
+    assert result.returncode != 0 and "BROKEN" in result.stdout
