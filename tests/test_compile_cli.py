@@ -63,7 +63,8 @@ def test_check_fails_after_an_edit_and_passes_after_recompiling(tmp_path: Path, 
         f"{out}/adk/wfm_accruals_golden/wfm_accruals_golden.evalset.json: orphaned "
         "(run promote compile without --check)",
         f"{out}/numeric/wfm.accrual_balance_007.oracle.json: orphaned (run promote compile without --check)",
-        f"{out}/checks/hr.policy_carryover_004.checks.json: out-of-sync (run promote compile without --check)",
+        f"{out}/checks/hr.policy_carryover_004.checks.json: out-of-sync "
+        "(run promote compile without --check)",
         f"{out}/checks/wfm.accrual_balance_007.checks.json: orphaned (run promote compile without --check)",
     ])
     assert (out / "numeric" / "wfm.accrual_balance_007.oracle.json").exists()  # --check wrote nothing
@@ -135,3 +136,21 @@ def test_a_case_with_residual_pii_is_refused_and_nothing_is_written(tmp_path: Pa
         compile_paths([leaky], tmp_path / "out")
     assert str(raised.value).startswith(f"{leaky}:") and "found: scrub it" in str(raised.value)
     assert not (tmp_path / "out").exists()
+
+
+def test_entity_handles_resolve_through_the_eval_repos_catalog(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    cases = tmp_path / "evals" / "cases"
+    cases.mkdir(parents=True)
+    shutil.copy(GOLDEN_CASES / "hr.policy_carryover_004.yaml", cases)
+    (tmp_path / "evals" / "entities.yaml").write_text(
+        "- {handle: employees.carryover_edge_ca, resolves_to: E-50001, via: aag/pto-scenarios@v4}\n", "utf-8")
+    out = tmp_path / "evals" / "compiled"
+    compile_paths([cases], out, targets=["adk", "numeric", "safety"], pii_scan=False)
+    folder = out / "adk" / "hr_policy_carryover_golden"
+    eval_set = (folder / "hr_policy_carryover_golden.evalset.json").read_text()
+    assert '"user_id": "E-50001"' in eval_set and "E-44213" not in eval_set
+    oracle = (out / "numeric" / "hr.policy_carryover_004.oracle.json").read_text()
+    assert '"resolves_to": "E-50001"' in oracle and '"via": "aag/pto-scenarios@v4"' in oracle
+    probe = (out / "safety" / "hr.policy_carryover_004.probe.yaml").read_text()
+    assert "- E-50001" in probe and "E-44213" not in probe

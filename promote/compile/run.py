@@ -15,13 +15,15 @@ from pathlib import Path
 from typing import Literal
 
 from promote.case.model import Case, Entity
-from promote.case.validate import find_case_files, validate_file
-from promote.case.yaml_io import load_tree
+from promote.case.problems import errors
+from promote.case.store import load_case
+from promote.case.validate import find_case_files, validate_case
 from promote.compile.artifacts import Artifact, CompileUnit, CompileWarning, resolve_entities
 from promote.compile.policy import LoadedPolicy, find_policy, load_suite_policy
 from promote.compile.targets import TARGETS, Target, backend_metrics, target_names
 from promote.errors import PromoteError
 from promote.fsutil import atomic_write_text
+from promote.repo.eval_repo import EvalRepo
 
 Result = Literal["written", "in-sync", "out-of-sync", "missing", "orphaned", "removed"]
 STALE: frozenset[str] = frozenset({"out-of-sync", "missing", "orphaned"})
@@ -119,27 +121,18 @@ def _load_units(files: list[Path], report: CompileReport, pii_scan: bool) -> lis
 
 def _valid_case(path: Path, pii_scan: bool) -> Case:
     """The case in `path`, or PromoteError at its first error (the checks of `promote validate`)."""
-    scan = None
-    if pii_scan:
-        from promote.case.pii import residual_scan_for_validate as scan
-    result = validate_file(path, residual_scan=scan)
-    errors = [problem for problem in result.problems if problem.severity == "error"]
-    if errors:
-        first = errors[0]
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    found = errors(validate_case(path) if pii_scan else validate_case(path, residual_scan=None))
+    if found:
+        first = found[0]
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         raise PromoteError(f"{first.field or 'case'}: {first.message}{more}", where=first.where,
                            hint="run promote validate; only valid cases compile")
-    return Case.model_validate(load_tree(path))
+    return load_case(path).case
 
 
 def _catalog_entities(start: Path) -> list[Entity]:
-    """The eval repo's entity catalog (handles it defines), or none when the repo has no catalog."""
-    try:
-        from promote.repo.eval_repo import EvalRepo  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    catalog = EvalRepo.find(start).catalog
-    return list(getattr(catalog, "entities", []) or [])
+    """The eval repo's entity catalog (`evals/entities.yaml`: the handles it defines), possibly empty."""
+    return list(EvalRepo.find(start).catalog.entities)
 
 
 def _run_target(
