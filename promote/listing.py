@@ -7,22 +7,21 @@ listed, so nothing unscrubbed reaches the listing when the caller passes one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from promote.ingest import iter_trace_groups
-from promote.ingest.turns import build_trace
-from promote.trace_model import Skipped, Span, Trace, Turn
+from promote.ingest.turns import build_traces
+from promote.models import Model
+from promote.trace_model import Skipped, Trace, Turn
 
 Scrub = Callable[[Trace], Trace]
 
 
-class TraceListing(BaseModel):
+class TraceListing(Model):
     """What `promote traces --json` prints."""
-
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     traces: list[Trace] = Field(default_factory=list)
     """Agent traces with their turns, earliest first."""
@@ -39,35 +38,19 @@ class TraceListing(BaseModel):
         return sum(len(trace.turns) for trace in self.traces)
 
 
-def iter_traces(
-    paths: Iterable[str | Path], *, skipped: list[Skipped], scrub: Scrub | None = None, window: int = 10_000
-) -> Iterator[Trace]:
-    """Stream the traces of the exports, agent traces or not, in the order they complete.
-
-    Memory stays bounded by `window` records; a trace spread wider than that comes out in pieces
-    (`list_traces` merges them). Unreadable input is appended to `skipped`.
-    """
-    for spans in iter_trace_groups(paths, window=window, skipped=skipped):
-        trace = build_trace(spans)
-        yield scrub(trace) if scrub is not None and trace.producer is not None else trace
-
-
 def list_traces(paths: Iterable[str | Path], *, scrub: Scrub | None = None) -> TraceListing:
     """Every agent trace in the exports, pieces of one trace id merged, earliest first.
 
     Raises PromoteError (from the reader) for a file that cannot be read or holds no span at all.
     """
     skipped: list[Skipped] = []
-    pieces: dict[str, list[Span]] = {}
-    for spans in iter_trace_groups(paths, skipped=skipped):
-        pieces.setdefault(spans[0].trace_id, []).extend(spans)
+    spans = [span for group in iter_trace_groups(paths, skipped=skipped) for span in group]
     listing = TraceListing(skipped=skipped)
-    for spans in pieces.values():
-        unique = list({s.span_id: s for s in spans}.values())  # a span exported twice counts once
-        trace = build_trace(unique)
+    for trace in build_traces(spans):  # pieces of one trace id merged, a span exported twice counted once
         if not trace.turns:
-            where = next((s.where for s in unique if s.where), "-")
-            listing.without_turns.append(Skipped(where=where, why=f"trace {trace.trace_id}: {trace.no_turns_reason}"))
+            where = next((s.where for s in trace.spans if s.where), "-")
+            why = f"trace {trace.trace_id}: {trace.no_turns_reason}"
+            listing.without_turns.append(Skipped(where=where, why=why))
         if trace.producer is None:
             listing.other_traces += 1
             continue

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from promote.case.checks import LuhnRange, ReplyChecks, ToolResultCheck
-from promote.case.model import Case
+from promote.case.model import Budgets, Case
 from promote.check import LABELS, check_cases, checks_artifact, render_report
 from promote.check.run import EVALUATORS, load_case_model
 from promote.draft import DraftOptions
@@ -33,7 +33,7 @@ CARD = "4111 1111 1111 1111"
 
 @pytest.fixture(scope="module")
 def engine():
-    from promote.check._seams import engine as shared
+    from promote.scrubbing import engine as shared
 
     return shared()
 
@@ -62,8 +62,7 @@ def hero_case() -> Case:
                              no_luhn_number=LuhnRange(min_digits=9, max_digits=9)),
         "tool_results": [ToolResultCheck(tool="search_hr_policy", contains="40 hours")],
         "forbidden_tools": ["update_direct_deposit"],
-        "metadata": {**case.metadata, "budgets": {"max_tool_calls": 2, "max_model_calls": 3,
-                                                  "max_tokens": 4000, "max_duration_ms": 20000}},
+        "budgets": Budgets(max_tool_calls=2, max_model_calls=3, max_tokens=4000, max_duration_ms=20000),
     })
 
 
@@ -91,6 +90,14 @@ def test_every_producer_run_passes_the_seed_cases(name: str, engine) -> None:
         "tools": "pass", "tool-order": "pass", "tool-args": "pass", "figures": "pass", "citations": "pass",
         "pii-guard": "pass"}
     assert_scrubbed(report)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (TRACES / "producers").glob("*.carryover.json")))
+def test_the_hero_case_passes_on_other_producers_carryover_turn(name: str, engine) -> None:
+    case = load_case_model(GOLDEN / "hr.policy_carryover_004.yaml")
+    report = check_cases([("hero", case)], list_traces([TRACES / "producers" / name]).traces, engine=engine)
+    assert report.cases and report.cases[0].passed, render_report(report)
+    assert {r.verdict for r in report.cases[0].results} == {"pass"}, render_report(report)
 
 
 @pytest.mark.parametrize("name", RUN_FILES)
@@ -340,3 +347,17 @@ def test_the_new_keys_load_round_trip_and_reject_a_bad_regex(tmp_path) -> None:
     path.write_text(text.replace("'carr(y|ies) (over|into)'", "'carr(y|ies'"), encoding="utf-8")
     (problem,) = validate_file(path).problems
     assert (problem.rule, problem.field) == ("schema", "reply.matches") and "does not compile" in problem.message
+
+
+def test_luhn_runs_allow_spaces_and_dashes_and_respect_the_length_range() -> None:
+    from promote.check.luhn import CARD_DIGITS, luhn_numbers
+
+    def found(text: str, low: int = CARD_DIGITS[0], high: int = CARD_DIGITS[1]) -> list[int]:
+        return [count for _, _, count in luhn_numbers(text, low, high)]
+
+    assert found("card 4111 1111 1111 1111.") == [16]
+    assert found("card 4111-1111-1111-1111 12 months") == [16]  # more digits after it
+    assert found("amex 378282246310005") == [15]
+    assert found("card 4111 1111 1111 1112") == []  # checksum fails
+    assert found("routing 021000021, account 000123456789, phone 415-555-0132") == []
+    assert found("SIN 046 454 286", 9, 9) == [9] and found("SIN 046 454 287", 9, 9) == []

@@ -20,6 +20,7 @@ import pytest
 from promote.case.model import Case
 from promote.case.pii import residual_scan_for_validate
 from promote.case.rules import PLACEHOLDER_RE, figure_in_text
+from promote.case.store import CaseRefused
 from promote.case.yaml_io import load_tree
 from promote.draft import DraftOptions, DraftResult, NothingMatched, draft_all, draft_from_export, write_draft
 from promote.errors import PromoteError
@@ -183,3 +184,16 @@ def test_batch_drafting_numbers_files_and_skips_duplicates(engine, tmp_path: Pat
     with pytest.raises(NothingMatched, match="no turn matches --agent payroll_bot") as nothing:
         draft_all(EXPORT, cases_dir=tmp_path / "none", tool=None, agent="payroll_bot", options=OPTIONS, engine=engine)
     assert nothing.value.exit_code == 1
+
+
+def test_the_write_gate_knows_the_raw_values_the_trace_held(engine, tmp_path: Path) -> None:
+    result = draft_scenario("carryover", engine)
+    planted = [value for value in PLANTED if value in result.known_values]
+    assert planted, "the scrubbed values of the trace are known to the gate"
+    assert not any(value in repr(result) or value in str(result.model_dump()) for value in planted)
+    result.case.title = f"Carryover for {planted[0]}"  # an edit that puts a raw value back
+    with pytest.raises(CaseRefused) as refused:
+        write_draft(result, tmp_path / f"{result.case.id}.yaml", force=False)
+    assert "known-value" in {p.rule for p in refused.value.problems}
+    assert planted[0] not in str(refused.value)
+    assert not (tmp_path / f"{result.case.id}.yaml").exists()

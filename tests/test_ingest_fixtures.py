@@ -17,7 +17,8 @@ import pytest
 
 from promote.ingest import iter_spans
 from promote.ingest.turns import build_traces
-from promote.listing import TraceListing, iter_traces, list_traces, render_table
+from promote.ingest import iter_trace_groups
+from promote.listing import TraceListing, list_traces, render_table
 from promote.trace_model import Trace
 
 TRACES = Path(__file__).resolve().parent.parent / "fixtures" / "traces"
@@ -178,11 +179,11 @@ def test_streamed_traces_match_the_listing(tmp_path: Path):
     lines = (TRACES / "adk2.otlp.jsonl").read_text(encoding="utf-8").splitlines()
     export = tmp_path / "export.jsonl"
     export.write_text("\n".join([*lines, "not json"]) + "\n", encoding="utf-8")
-    streamed = sorted((t for t in iter_traces([export], skipped=skipped, window=2)), key=lambda t: t.trace_id)
+    streamed = list(iter_trace_groups([export], skipped=skipped, window=2))
     listed = sorted(list_traces([export]).traces, key=lambda t: t.trace_id)
     assert [s.where for s in skipped] == [f"{export}:{len(lines) + 1}"]
     # A small window cuts wide traces into pieces; merged, they are the listing's traces.
     merged: dict[str, int] = {}
-    for trace in streamed:
-        merged[trace.trace_id] = merged.get(trace.trace_id, 0) + len(trace.spans)
+    for spans in streamed:
+        merged[spans[0].trace_id] = merged.get(spans[0].trace_id, 0) + len(spans)
     assert merged == {t.trace_id: len(t.spans) for t in listed}

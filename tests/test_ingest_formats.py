@@ -108,9 +108,19 @@ def decompressed_bytes(data: bytes, compression: str | None) -> list[bytes]:
     return messages
 
 
+def rewrite_strings(export, record: Record, fn) -> Record:  # noqa: ANN001 - a StringSlot callback
+    """`fn(slot)` for every string value of the record; the record with what it returned (None: kept)."""
+    changes = []
+    for slot, path in export.slots(record):
+        replacement = fn(slot)
+        if replacement is not None and replacement != slot.value:
+            changes.append((path, replacement))
+    return export.rewrite(record, changes)
+
+
 def rewrite_file(source: Path, target: Path, fn) -> None:  # noqa: ANN001 - a StringSlot callback
     export = open_export(source)
-    records = [export.rewrite_strings(item, fn) for item in export.records() if isinstance(item, Record)]
+    records = [rewrite_strings(export, item, fn) for item in export.records() if isinstance(item, Record)]
     write_export(records, target, format=export.format, compression=export.compression)
 
 
@@ -260,7 +270,7 @@ def test_rewrite_offers_string_values_only_with_dotted_paths(tmp_path: Path) -> 
     export = open_export(tmp_path / "one.jsonl")
     (record,) = export.records()
     slots = []
-    export.rewrite_strings(record, lambda slot: slots.append(slot))
+    rewrite_strings(export, record, lambda slot: slots.append(slot))
     offered = {(slot.owner, slot.key, slot.value) for slot in slots}
     assert offered == {
         ("resource", "service.name", "hr-agent"), ("scope", "scope.team", "payroll platform"),
@@ -281,7 +291,7 @@ def test_rewrite_of_nested_values_leaves_the_input_record_alone(tmp_path: Path) 
     export = open_export(tmp_path / "one.jsonl")
     (record,) = export.records()
     redacted = {"Dana Smith": "<PERSON_1>", "payroll": "PAYROLL", "no employee dana@example.com": "no employee <EMAIL_1>"}
-    changed = export.rewrite_strings(record, lambda slot: redacted.get(slot.value))
+    changed = rewrite_strings(export, record, lambda slot: redacted.get(slot.value))
     assert b"Dana Smith" in record.raw and record.doc == otlp_request()
     (_, tool) = export.spans(changed)
     assert tool.attributes["meta"] == {"owner": "<PERSON_1>"} and tool.attributes["tags"] == ["PAYROLL", 3]

@@ -33,7 +33,8 @@ def traces_of(path: Path) -> tuple[Trace, ...]:
 def truth_turn(name: str) -> tuple[dict, dict]:
     """(scenario, turn) the file holds: Monocle writes one file per turn (`-1`, `-2` for a session)."""
     meta = FILES[name]
-    scenario = next(s for s in EXPECTED["runs"][meta["run"]]["scenarios"] if s["scenario"] == meta["scenario"])
+    scenarios = EXPECTED["runs"][meta["run"]]["scenarios"]
+    scenario = next(s for s in scenarios if s["scenario"] == meta["scenario"])
     number = int(name.rsplit("-", 1)[1].split(".")[0]) - 1 if name.split(".")[1].endswith(("-1", "-2")) else 0
     return scenario, scenario["turns"][number]
 
@@ -42,6 +43,13 @@ def obfuscated(value):
     """What Monocle's default span obfuscation writes for a credential (`Authorization` headers)."""
     if isinstance(value, dict):
         return {k: "<REDACTED>" if k == "Authorization" else obfuscated(v) for k, v in value.items()}
+    return value
+
+
+def mcp_text(value):
+    """An MCP `CallToolResult` as Monocle records it: the decoded text of its content."""
+    if isinstance(value, dict) and isinstance(value.get("content"), list) and value["content"]:
+        return json.loads(value["content"][0]["text"])
     return value
 
 
@@ -55,7 +63,8 @@ def assert_turn_matches(trace: Trace, scenario: dict, want: dict) -> None:
             assert call.error == "TOOL_ERROR" or call.error.split(": ", 1)[-1] in truth["error"], call.error
             assert call.result is None
         else:
-            assert call.error is None and call.result in (truth["result"], obfuscated(truth["result"]))
+            assert call.error is None and call.result in (truth["result"], obfuscated(truth["result"]),
+                                                          mcp_text(truth["result"]))
     assert len(turn.model_calls) == want["model_calls"]
     assert all(m.input_tokens and m.output_tokens for m in turn.model_calls)
     assert turn.input_tokens == sum(m.input_tokens for m in turn.model_calls)
@@ -122,7 +131,8 @@ def test_monocle_ids_with_0x_and_json_tool_results_read_the_same(tmp_path: Path)
         span["context"]["span_id"] = "0x" + span["context"]["span_id"]
         span["parent_id"] = "0x" + span["parent_id"] if span["parent_id"] else None
         for event in span["events"]:  # JSON instead of the Python repr Monocle 0.8.15 writes for ADK
-            if span["attributes"]["span.type"] == "agentic.tool.invocation" and event["name"] == "data.output":
+            is_tool = span["attributes"]["span.type"] == "agentic.tool.invocation"
+            if is_tool and event["name"] == "data.output":
                 event["attributes"]["response"] = json.dumps(eval_free_repr(event["attributes"]["response"]))
     (before,) = traces_of(PRODUCERS / "monocle-adk.carryover.json")
     (after,) = traces_of(write(tmp_path, doc))
@@ -136,11 +146,21 @@ def eval_free_repr(text: str):
     return ast.literal_eval(text)
 
 
+def test_monocle_real_mcp_tool_call() -> None:
+    (trace,) = traces_of(PRODUCERS / "monocle-adk.holiday_mcp.json")
+    spans = {s.span_id: s for s in trace.spans}
+    (call,) = trace.turns[0].tool_calls
+    assert spans[call.span_id].attributes["span.type"] == "agentic.mcp.invocation"
+    assert (call.name, call.args) == ("get_holiday_calendar", {"state": "CA", "year": 2026})
+    assert call.result["calendar"] == "HOL-CA-2026"
+
+
 def test_monocle_mcp_tool_and_reply_from_turn_end_inference(tmp_path: Path) -> None:
     doc = monocle_doc("monocle-adk.carryover.json")
     for span in doc:
         attributes = span["attributes"]
-        if attributes.get("entity.1.name") == "search_hr_policy" and attributes["span.type"].startswith("agentic.tool"):
+        is_tool = attributes["span.type"].startswith("agentic.tool")
+        if is_tool and attributes.get("entity.1.name") == "search_hr_policy":
             attributes.update({"span.type": "agentic.mcp.invocation", "entity.1.type": "mcp.server"})
             for event in span["events"]:
                 if event["name"] == "data.output":
@@ -161,12 +181,13 @@ def openinference_spans() -> list[Span]:
 
 
 def test_openinference_reply_from_the_agent_span_when_no_llm_span_has_it() -> None:
-    truth = json.loads((TRACES / "expected.json").read_text())["runs"]["openinference-schema1"]["scenarios"][0]
+    runs = json.loads((TRACES / "expected.json").read_text())["runs"]
+    truth = runs["openinference-schema1"]["scenarios"][0]
     spans = [s for s in openinference_spans() if s.trace_id == truth["trace_id"]]
+    outputs = ("output.", "llm.output_messages", "gcp.vertex.agent.llm_response")
     for span in spans:  # what the held-out runs look like: no LLM span records the model's output
         if span.attributes.get("openinference.span.kind") == "LLM":
-            span.attributes = {k: v for k, v in span.attributes.items()
-                               if not k.startswith(("output.", "llm.output_messages", "gcp.vertex.agent.llm_response"))}
+            span.attributes = {k: v for k, v in span.attributes.items() if not k.startswith(outputs)}
     trace = build_trace(spans)
     assert trace.turns[0].final_response == truth["turns"][0]["final_response"]
 

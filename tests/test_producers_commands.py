@@ -140,7 +140,8 @@ def test_draft_from_a_monocle_export(engine) -> None:
 def test_scrub_keeps_the_monocle_array_and_the_langfuse_export_shape(tmp_path: Path) -> None:
     report = scrub_exports([str(MONOCLE_FILE), str(LANGFUSE_FILE)], str(tmp_path), ScrubOptions(workers=1))
     assert {f.format for f in report.files} == {"monocle", "langfuse"}
-    monocle_in, monocle_out = json.loads(MONOCLE_FILE.read_text()), json.loads((tmp_path / MONOCLE_FILE.name).read_text())
+    monocle_in = json.loads(MONOCLE_FILE.read_text())
+    monocle_out = json.loads((tmp_path / MONOCLE_FILE.name).read_text())
     assert [s["name"] for s in monocle_out] == [s["name"] for s in monocle_in]
     assert open_export(tmp_path / MONOCLE_FILE.name).format == "monocle"
     langfuse_out = json.loads((tmp_path / LANGFUSE_FILE.name).read_text())

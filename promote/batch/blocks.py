@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from promote.ingest import Record, write_export
-from promote.ingest.reader import Export
+from promote.ingest.reader import Export, RecordCodec
 from promote.trace_model import Skipped
 
 # A bad input line is never copied: an empty request keeps the line count and every OTLP reader
@@ -83,12 +83,11 @@ def cut_blocks(export: Export, window: int, part_compression: str | None, block_
     With `block_bytes`, a block also ends once it holds that many bytes of records, at the first record
     that shares no trace with it (so that traces are rarely split), and at four times that size at most.
     """
-    codec = Export(export.path, export.format, None, export.framing)
     items: list[Record | Skipped] = []
     traces: set[str] = set()
     index = size = 0
     for item in export.records():
-        item_traces = _traces(codec, item)
+        item_traces = _traces(export, item)
         if items and (len(items) >= window or (block_bytes is not None and (
                 size >= 4 * block_bytes or (size >= block_bytes and not item_traces & traces)))):
             yield BlockJob(index, export.path, export.format, export.framing, part_compression, items, traces=traces)
@@ -100,7 +99,7 @@ def cut_blocks(export: Export, window: int, part_compression: str | None, block_
         yield BlockJob(index, export.path, export.format, export.framing, part_compression, items, traces=traces)
 
 
-def _traces(codec: Export, item: Record | Skipped) -> set[str]:
+def _traces(codec: RecordCodec, item: Record | Skipped) -> set[str]:
     if isinstance(item, Skipped):
         return set()
     return {trace_id for trace_id in codec.trace_ids(item) if trace_id is not None}
@@ -108,7 +107,7 @@ def _traces(codec: Export, item: Record | Skipped) -> set[str]:
 
 def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
     """Scrub every string value of a block with one placeholder context per trace."""
-    codec = Export(job.path, job.format, None, job.framing)
+    codec = RecordCodec(job.format)
     before = engine.report.model_copy(deep=True)
     contexts: dict[str | None, Any] = {}
     records: list[Record] = []
@@ -152,7 +151,7 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
     )
 
 
-def string_slots(codec: Export, records: Iterable[Record]) -> list[Any]:
+def string_slots(codec: RecordCodec, records: Iterable[Record]) -> list[Any]:
     """Every string slot of the records, in write order."""
     return [slot for record in records if record.raw is not REDACTED_LINE for slot, _ in codec.slots(record)]
 
@@ -188,7 +187,7 @@ class KnownValues:
 
     def annotate(self, job: BlockJob) -> BlockJob:
         """Attach to the job the known values of each of its traces that earlier blocks also hold."""
-        codec = Export(job.path, job.format, None, job.framing)
+        codec = RecordCodec(job.format)
         records = [item for item in job.items if isinstance(item, Record)]
         traces = job.traces
         continuing: set[str] = set()

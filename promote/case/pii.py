@@ -15,7 +15,7 @@ _NOT_SCANNED = {
     ("format",), ("id",), ("status",), ("tier",), ("origin",), ("kind",), ("datasets",), ("agent",),
     ("provenance", "trace"), ("provenance", "scrubbed"), ("provenance", "source"),
     ("provenance", "review"), ("provenance", "promoted_at"), ("tenant",),
-    ("metadata", "budgets"), ("metadata", "draft"),
+    ("budgets",), ("metadata", "draft"),
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from promote.check._seams import Rule, arg_rule
+from promote.case.model import ArgRule
 from promote.check.evidence import as_text, has_placeholder
 
 
@@ -29,15 +29,12 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def rules_of(args: dict[str, Any], match: dict[str, Any] | None) -> dict[str, Rule]:
+def rules_of(args: dict[str, Any], match: dict[str, ArgRule] | None) -> dict[str, ArgRule]:
     """The rule of every argument the case names: `match` where it says, exact otherwise."""
-    rules = {name: Rule("exact") for name in args}
-    for name, raw in (match or {}).items():
-        rules[name] = arg_rule(raw)
-    return rules
+    return {**{name: ArgRule(kind="exact") for name in args}, **(match or {})}
 
 
-def mismatch(name: str, expected: Any, rule: Rule, raw: dict[str, Any], clean: dict[str, Any]) -> str | None:
+def mismatch(name: str, expected: Any, rule: ArgRule, raw: dict[str, Any], clean: dict[str, Any]) -> str | None:
     """Why argument `name` of a call does not satisfy its rule (None: it does). `raw` is the call's
     arguments as traced, `clean` the same scrubbed; only `clean` values are quoted."""
     if rule.kind == "ignore":

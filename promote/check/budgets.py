@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 from promote.case.model import Case
-from promote.check._seams import BudgetLimits, budgets_of
 from promote.check.evaluator import Evaluator
 from promote.check.evidence import Evidence
 from promote.check.report import CheckResult
@@ -41,8 +40,7 @@ def _duration(evidence: Evidence) -> float | str:
 
 def _budget(label: str, field: str, measure: Measure, unit: str) -> Evaluator:
     def limit(case: Case) -> float | int | None:
-        limits = budgets_of(case)
-        return getattr(limits, field) if isinstance(limits, BudgetLimits) else None
+        return getattr(case.budgets, field) if case.budgets is not None else None
 
     def spec(case: Case) -> dict[str, Any] | None:
         found = limit(case)

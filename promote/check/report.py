@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import Field, computed_field
+
+from promote.models import Model as _Model
 
 Verdict = Literal["pass", "fail", "inconclusive"]
 PairedBy = Literal["case-id", "provenance", "input", "turn"]
@@ -22,10 +24,6 @@ LABELS = (
     "budget-tools", "budget-model-calls", "budget-tokens", "budget-duration",
     "figures", "citations", "pii-guard",
 )
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class CheckResult(_Model):

@@ -10,17 +10,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from promote.case.model import Case
 from promote.check import budgets, figures, pii, reply, tools
-from promote.check._seams import engine as scrub_engine
 from promote.check.evaluator import Evaluator
 from promote.check.pairing import TracePair, pair
 from promote.check.report import (
     LABELS, CaseResult, CheckReport, CheckResult, Unpaired, gate_results, label_rates,
 )
-from promote.errors import PromoteError, where
+from promote.errors import PromoteError
+from promote.scrubbing import engine as scrub_engine
 from promote.trace_model import Trace
 
 # Every built-in evaluator, in report order.
@@ -112,16 +110,7 @@ def _case_files(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def load_case_model(path: Path) -> Case:
-    """Read one case; a file that is not a valid case is bad input (file:line, what is wrong)."""
-    from promote.case.validate import field_path, locate
-    from promote.case.yaml_io import load_tree
+    """Read one case; a file that is not a valid case is bad input (CaseRefused names file:line)."""
+    from promote.case.store import load_case
 
-    tree = load_tree(path)
-    try:
-        return Case.model_validate(tree)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        line, column = locate(tree, error["loc"])
-        what = f"{field_path(error['loc']) or 'case'}: {error['msg']}"
-        raise PromoteError(what, where=where(path, line, column),
-                           hint="run `promote validate` on it") from None
+    return load_case(path).case

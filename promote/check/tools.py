@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from promote.case.model import Case
-from promote.check._seams import arg_rule
 from promote.check.arguments import mismatch, rules_of
 from promote.check.evaluator import Evaluator, Part, combine
 from promote.check.evidence import Evidence, as_text, has_placeholder, quoted
@@ -89,7 +88,7 @@ def _args_spec(case: Case) -> dict[str, Any] | None:
             "tool": call.name,
             "args": {name: value for name, value in (call.args or {}).items()
                      if rules[name].kind != "ignore"},
-            "match": {name: _rule_json(arg_rule(raw)) for name, raw in (call.match or {}).items()},
+            "match": {name: _rule_json(rule) for name, rule in (call.match or {}).items()},
         })
     return {"calls": listed}
 

@@ -36,10 +36,13 @@ def _formats_read() -> str:
     from promote.trace_formats import FORMAT_NAMES
 
     lines = [f"  {name:<11} {about}" for name, about in FORMAT_NAMES.items()]
-    return ("formats read (sniffed from content, never the file name; any of them gzip- or zstd-compressed):\n"
-            + "\n".join(lines) + "\n\nturns rebuilt for: Monocle, OpenInference, Google ADK 1.x and 2.x, Langfuse, "
-            "OpenTelemetry GenAI.\nexit 0 with turns, 1 when no input yielded a turn (the reason is said per "
-            "trace), 2 on bad input.")
+    return (
+        "formats read (sniffed from content, never the file name; any of them gzip- or zstd-compressed):\n"
+        + "\n".join(lines)
+        + "\n\nturns rebuilt for: Monocle, OpenInference, Google ADK 1.x and 2.x, Langfuse, OpenTelemetry "
+        "GenAI.\nexit 0 with turns, 1 when no input yielded a turn (the reason is said per trace), 2 on "
+        "bad input."
+    )
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:

@@ -6,6 +6,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+
 from promote.case.model import (
     Case,
     ExpectedToolCall,
@@ -59,6 +61,9 @@ class DraftResult(_Model):
     """Review notes (severity note): placeholder arguments, entity suggestions, figures and citations to check."""
     duplicate_of: str | None = None
     """Path of an existing case with the same input and tool trajectory, if any."""
+    known_values: list[str] = Field(default_factory=list, repr=False, exclude=True)
+    """Raw values the scrubber replaced in the source trace: the write gate refuses a case holding one.
+    Never printed, never written."""
 
 
 def draft_case(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Iterator
 
 from promote import scrubbing
 from promote.case.problems import Problem
+from promote.case.rules import PLACEHOLDER_RE
 from promote.case.store import SavedCase, checked_text, save_case
 from promote.draft.builder import DraftOptions, DraftResult, draft_case, note
 from promote.draft.provenance import scrub_info
@@ -17,6 +19,11 @@ from promote.trace_model import Trace
 if TYPE_CHECKING:
     from scrubbers import ScrubEngine
 
+# `replaced_values` lines raw and scrubbed text up by pattern: bounded so that a huge tool result
+# cannot make it slow.
+_MAX_DIFFED_CHARS = 100_000
+_MAX_PLACEHOLDERS = 200
+
 
 def draft_from_export(
     path: Path, *, trace_id: str, turn: int = 0, options: DraftOptions, engine: ScrubEngine | None = None
@@ -26,7 +33,8 @@ def draft_from_export(
     trace = _pick(traces, trace_id, path)
     engine = engine if engine is not None else scrubbing.engine(options.policy)
     scrubbed, replaced = scrub_trace(trace, engine)
-    return draft_case(scrubbed, turn, export_path=path, scrub=scrub_info(engine, replaced), options=options)
+    result = draft_case(scrubbed, turn, export_path=path, scrub=scrub_info(engine, replaced), options=options)
+    return result.model_copy(update={"known_values": replaced_values(trace, scrubbed)})
 
 
 def draft_all(
@@ -69,6 +77,7 @@ def draft_all(
                 continue
             result = draft_case(scrubbed, turn.index, export_path=path, scrub=scrub_info(engine, replaced),
                                 options=options)
+            result = result.model_copy(update={"known_values": replaced_values(trace, scrubbed)})
             if result.duplicate_of and not force:
                 skipped.append(note("", f"{where}: same input and tools as {result.duplicate_of}, skipped "
                                     "(that case is kept; --force replaces it)"))
@@ -107,12 +116,56 @@ def write_draft(result: DraftResult, out: Path, *, force: bool) -> SavedCase:
             f"the file name must be the case id: {result.case.id}.yaml", where=str(out),
             hint=f"write to {out.with_name(result.case.id + '.yaml')} or pass --id {out.stem}",
         )
-    return save_case(result.case, out, overwrite=force)
+    return save_case(result.case, out, overwrite=force, known_values=result.known_values)
 
 
 def draft_text(result: DraftResult) -> str:
     """The draft's YAML for printing, through the same checks as a write (the PII gate included)."""
-    return checked_text(result.case, None).text
+    return checked_text(result.case, None, known_values=result.known_values).text
+
+
+def replaced_values(raw: Trace, scrubbed: Trace) -> list[str]:
+    """The raw texts the scrubber replaced by a placeholder in a trace's turns: the write gate refuses a
+    case that still holds one anywhere (a value the NER scan of the case alone might not see)."""
+    found: set[str] = set()
+    for raw_turn, clean_turn in zip(raw.turns, scrubbed.turns, strict=False):
+        pairs = [(raw_turn.user_input, clean_turn.user_input), (raw_turn.final_response, clean_turn.final_response)]
+        for raw_call, clean_call in zip(raw_turn.tool_calls, clean_turn.tool_calls, strict=False):
+            pairs += [(raw_call.args, clean_call.args), (raw_call.result, clean_call.result),
+                      (raw_call.error, clean_call.error)]
+        for before, after in pairs:
+            for old, new in _leaves(before, after):
+                found.update(_replaced(old, new))
+    return sorted(found)
+
+
+def _leaves(before: Any, after: Any) -> Iterator[tuple[str, str]]:
+    if isinstance(before, str) and isinstance(after, str):
+        yield before, after
+    elif isinstance(before, dict) and isinstance(after, dict):
+        for key in before.keys() & after.keys():
+            yield from _leaves(before[key], after[key])
+    elif isinstance(before, list) and isinstance(after, list):
+        for old, new in zip(before, after, strict=False):
+            yield from _leaves(old, new)
+
+
+def _replaced(before: str, after: str) -> Iterator[str]:
+    """The raw texts behind each placeholder of `after`: `after` read as a pattern (its placeholders as
+    groups, the rest literal) matched against `before`. Nothing when they do not line up."""
+    if before == after or len(after) > _MAX_DIFFED_CHARS:
+        return
+    parts = PLACEHOLDER_RE.split(after)
+    if len(parts) == 1 or len(parts) > _MAX_PLACEHOLDERS:
+        return
+    pattern = "(.+?)".join(re.escape(part) for part in parts)
+    found = re.fullmatch(pattern, before, re.DOTALL)
+    if found is None:
+        return
+    for value in found.groups():
+        value = value.strip()
+        if len(value) >= 3 and not PLACEHOLDER_RE.fullmatch(value):
+            yield value
 
 
 def _read_traces(path: Path) -> list[Trace]:

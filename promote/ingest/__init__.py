@@ -1,8 +1,9 @@
 """Reading trace exports: every format becomes our `promote.trace_model.Span` here and nowhere else.
 
 `open_export` sniffs a file's compression and format from its content; `Export.records` streams its
-framing units; `Export.spans` converts one; `Export.rewrite_strings` and `write_export` let the batch
-scrubber change string values and write the export back in its own format and compression.
+framing units; `Export.spans` converts one; `Export.slots`, `Export.rewrite` (those of a `RecordCodec`,
+which batch workers use alone) and `write_export` let the batch scrubber change string values and write
+the export back in its own format and compression.
 `iter_spans` and `iter_trace_groups` stream many files at once.
 """
 

@@ -17,12 +17,13 @@ from promote.ingest.conventions.base import (
 )
 from promote.trace_model import Span
 
-LABELS = {"monocle": "Monocle", "openinference": "OpenInference", "adk-2": "Google ADK 2", "adk-1": "Google ADK 1",
-          "langfuse": "Langfuse", "genai": "OpenTelemetry GenAI"}
+LABELS = {"monocle": "Monocle", "openinference": "OpenInference", "adk-2": "Google ADK 2",
+          "adk-1": "Google ADK 1", "langfuse": "Langfuse", "genai": "OpenTelemetry GenAI"}
 """Each convention's name as the messages say it."""
 _FAMILIES = (
     ("Monocle", lambda key: key in (MONOCLE_TYPE, "monocle_apptrace.version") or key.startswith("entity.")),
-    ("OpenInference", lambda key: key.startswith(("openinference.", "llm.")) or key in ("input.value", "output.value")),
+    ("OpenInference",
+     lambda key: key.startswith(("openinference.", "llm.")) or key in ("input.value", "output.value")),
     ("Google ADK", lambda key: key.startswith("gcp.vertex.agent.")),
     ("OpenTelemetry GenAI", lambda key: key.startswith("gen_ai.")),
     ("Langfuse", lambda key: key == LANGFUSE_TYPE),

@@ -17,7 +17,7 @@ import shutil
 import struct
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -60,19 +60,72 @@ _KEY = re.compile(rb'"([A-Za-z_][A-Za-z0-9_.]*)"\s*:')
 _ADK_DEV_ID = re.compile(rb'"span_id"\s*:\s*\d')
 
 
-class Export:
+class RecordCodec:
+    """What can be done with the records of one format without the file: decode a record's bytes, list
+    its spans, trace ids and string values, and re-encode it with replacements (batch workers get
+    records as bytes and need only this)."""
+
+    def __init__(self, format: str) -> None:
+        self.format = format
+        """otlp-json, otlp-jsonl, otlp-proto, jaeger, tempo, console or adk-dev."""
+        self._codec = CODECS[format]
+
+    def decode(self, raw: bytes) -> object:
+        """A record's document from its bytes (a record shipped to another process as bytes only)."""
+        return self._codec.decode(raw)
+
+    def trace_ids(self, record: Record) -> set[str | None]:
+        """The trace ids the record's string values belong to (a codec may list them without a walk)."""
+        listed = getattr(self._codec, "trace_ids", None)
+        if listed is not None:
+            return listed(record.doc)
+        return {slot.trace_id for slot, _ in self._codec.slots(record.doc)}
+
+    def count_spans(self, record: Record) -> int:
+        """How many spans the record holds, for counts: what `spans` gives, without building them where
+        the codec can tell (OTLP JSON counts every span with valid ids, also one with other bad fields)."""
+        counted = getattr(self._codec, "count_spans", None)
+        if counted is not None:
+            return counted(record.doc)
+        return sum(1 for _ in self._codec.spans(record.doc, record.where, None))
+
+    def spans(self, record: Record, skipped: list[Skipped] | None = None) -> Iterator[Span]:
+        """Our spans of one record; spans that cannot be used are noted in `skipped`."""
+        return self._codec.spans(record.doc, record.where, skipped)
+
+    def slots(self, record: Record) -> Iterator[tuple[StringSlot, SlotPath]]:
+        """Every string value of the record's spans (attributes, also nested ones, event and link
+        attributes, status message, resource and scope attributes; never keys, ids, names, timestamps,
+        numbers or booleans), with the path to each."""
+        return self._codec.slots(record.doc)
+
+    def rewrite(self, record: Record, changes: list[tuple[SlotPath, str]], *, in_place: bool = False) -> Record:
+        """The record with each (path, replacement) applied and re-encoded the way it came.
+
+        No change: the record itself, with its original bytes. `in_place` changes the record's own
+        document (for a caller that no longer needs it) instead of decoding a copy.
+        """
+        if not changes:
+            return record
+        # a fresh copy is cheaper than deepcopy, and leaves `record` intact
+        doc = record.doc if in_place else self._codec.decode(record.raw)
+        for path, replacement in changes:
+            set_at(doc, path, replacement)
+        raw = self._codec.encode(doc, record.raw)
+        return Record(where=record.where, raw=raw, doc=doc, prefix=record.prefix, suffix=record.suffix)
+
+
+class Export(RecordCodec):
     """One export file: its format and compression, read lazily record by record."""
 
     def __init__(self, path: str, format: str, compression: str | None, framing: str, stream: BinaryIO | None = None) -> None:
+        super().__init__(format)
         self.path = path
         """The file as given (`-` for stdin)."""
-        self.format = format
-        """otlp-json, otlp-jsonl, otlp-proto, jaeger, tempo, console or adk-dev."""
         self.compression = compression
         """None, gzip, zstd or zstd-framed (the Collector's per-message zstd behind a length prefix)."""
         self.framing = framing
         """How records are cut: lines, values (JSON values / array elements) or length-prefixed."""
-        self._codec = CODECS[format]
         self._stream = stream
         """For stdin, a FIFO or a process substitution: the one open stream, replaying what sniffing
         read (such a source cannot be opened a second time without losing or waiting for data)."""
@@ -146,63 +199,6 @@ class Export:
         if why is not None:
             return Skipped(where=where, why=why)
         return Record(where=where, raw=frame.raw, doc=doc, prefix=frame.prefix)
-
-    def decode(self, raw: bytes) -> object:
-        """A record's document from its bytes (a record shipped to another process as bytes only)."""
-        return self._codec.decode(raw)
-
-    def trace_ids(self, record: Record) -> set[str | None]:
-        """The trace ids the record's string values belong to (a codec may list them without a walk)."""
-        listed = getattr(self._codec, "trace_ids", None)
-        if listed is not None:
-            return listed(record.doc)
-        return {slot.trace_id for slot, _ in self._codec.slots(record.doc)}
-
-    def count_spans(self, record: Record) -> int:
-        """How many spans the record holds, for counts: what `spans` gives, without building them where
-        the codec can tell (OTLP JSON counts every span with valid ids, also one with other bad fields)."""
-        counted = getattr(self._codec, "count_spans", None)
-        if counted is not None:
-            return counted(record.doc)
-        return sum(1 for _ in self._codec.spans(record.doc, record.where, None))
-
-    def spans(self, record: Record, skipped: list[Skipped] | None = None) -> Iterator[Span]:
-        """Our spans of one record; spans that cannot be used are noted in `skipped`."""
-        return self._codec.spans(record.doc, record.where, skipped)
-
-    def rewrite_strings(self, record: Record, fn: Callable[[StringSlot], str | None]) -> Record:
-        """Call `fn` for every string value of the record's spans (attributes, also nested ones, event
-        and link attributes, status message, resource and scope attributes; never keys, ids, names,
-        timestamps, numbers or booleans) and return the record with the replacements `fn` returned.
-
-        The given record is left as it was; a record in which nothing changed is returned as is, with
-        its original bytes; a changed one is re-encoded the way the input encoded it.
-        """
-        changes = []
-        for slot, path in self.slots(record):
-            replacement = fn(slot)
-            if replacement is not None and replacement != slot.value:
-                changes.append((path, replacement))
-        return self.rewrite(record, changes)
-
-    def slots(self, record: Record) -> Iterator[tuple[StringSlot, SlotPath]]:
-        """The string values `rewrite_strings` visits, with the path to each, in the same order."""
-        return self._codec.slots(record.doc)
-
-    def rewrite(self, record: Record, changes: list[tuple[SlotPath, str]], *, in_place: bool = False) -> Record:
-        """The record with each (path, replacement) applied and re-encoded the way it came.
-
-        No change: the record itself, with its original bytes. `in_place` changes the record's own
-        document (for a caller that no longer needs it) instead of decoding a copy.
-        """
-        if not changes:
-            return record
-        # a fresh copy is cheaper than deepcopy, and leaves `record` intact
-        doc = record.doc if in_place else self._codec.decode(record.raw)
-        for path, replacement in changes:
-            set_at(doc, path, replacement)
-        raw = self._codec.encode(doc, record.raw)
-        return Record(where=record.where, raw=raw, doc=doc, prefix=record.prefix, suffix=record.suffix)
 
 
 def open_export(path: str | Path) -> Export:

@@ -296,7 +296,9 @@ def is_transport_span(span: Span) -> bool:
     <agent>`): it carries a request, not an agent's work, so it is never a turn, model call or tool."""
     scope = span.scope_name or ""
     by_scope = any(marker in scope for marker in _TRANSPORT_SCOPES)
-    by_keys = span.kind in ("SERVER", "CLIENT") and any(k.startswith(_TRANSPORT_KEY_PREFIXES) for k in span.attributes)
+    by_keys = span.kind in ("SERVER", "CLIENT") and any(
+        k.startswith(_TRANSPORT_KEY_PREFIXES) for k in span.attributes
+    )
     if not (by_scope or by_keys):
         return False
     return not any(k.startswith(_AGENT_KEY_PREFIXES) or k == MONOCLE_TYPE for k in span.attributes)

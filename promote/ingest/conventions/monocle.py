@@ -49,7 +49,8 @@ _TOOL_ENTITY_TYPES = ("tool.", "mcp.")
 
 def detect(spans: list[Span]) -> bool:
     return any(
-        "monocle_apptrace.version" in s.attributes or (MONOCLE_TYPE in s.attributes and "entity.1.type" in s.attributes)
+        "monocle_apptrace.version" in s.attributes
+        or (MONOCLE_TYPE in s.attributes and "entity.1.type" in s.attributes)
         for s in spans
     )
 
@@ -146,6 +147,8 @@ def read_tool(span: Span) -> ToolReading:
         return ToolReading()
     reading = ToolReading(name=_entity_name(span, _TOOL_ENTITY_TYPES))
     args = _data(span, "data.input", "input")
+    if isinstance(args, (list, tuple)) and len(args) == 1:
+        args = args[0]  # MCP calls write their arguments as a one-item list of JSON text
     if args is not None:
         reading.args = decode(args)
     result = _data(span, "data.output", "response", "output")

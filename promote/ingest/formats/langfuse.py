@@ -91,7 +91,9 @@ class LangfuseCodec(JsonCodec):
                 continue
             yield span
 
-    def _trace_span(self, trace: dict, trace_id: str, root_id: str, observations: list[dict], where: str) -> Span:
+    def _trace_span(
+        self, trace: dict, trace_id: str, root_id: str, observations: list[dict], where: str
+    ) -> Span:
         times = [t for o in observations for t in (_ns(o.get("startTime")), _ns(o.get("endTime"))) if t]
         start = _ns(trace.get("timestamp")) or (min(times) if times else 0)
         attributes: dict[str, Any] = {"langfuse.observation.type": "TRACE"}
@@ -100,8 +102,8 @@ class LangfuseCodec(JsonCodec):
                 attributes[key] = _json_text(trace[field])
         if trace.get("name"):
             attributes["langfuse.trace.name"] = str(trace["name"])
-        return Span(trace_id=trace_id, span_id=root_id, name=f"{TRACE_SPAN_NAME} {trace.get('name') or ''}".strip(),
-                    start_ns=start, end_ns=max([start, *times]), attributes=attributes, where=where)
+        name = f"{TRACE_SPAN_NAME} {trace.get('name') or ''}".strip()
+        return Span(trace_id=trace_id, span_id=root_id, name=name, start_ns=start, end_ns=max([start, *times]), attributes=attributes, where=where)
 
     def _span(self, item: dict, trace: dict, trace_id: str, root_id: str | None, where: str) -> Span | None:
         span_id = hex_id(item.get("id"), 8)
@@ -159,7 +161,8 @@ class LangfuseCodec(JsonCodec):
         base: Path = ("trace",) if trace is not doc else ()
         trace_id = hex_id(trace.get("id"), 16)
         root = (trace_id, None, None, "resource")
-        for field, key in (*_TRACE_FIELDS.items(), ("metadata", "langfuse.trace.metadata"), ("tags", "tag.tags")):
+        trace_fields = (*_TRACE_FIELDS.items(), ("metadata", "langfuse.trace.metadata"), ("tags", "tag.tags"))
+        for field, key in trace_fields:
             yield from _value_slots(trace.get(field), key, (*base, field), root)
         for index, item in enumerate(observations):
             if not isinstance(item, dict):
@@ -181,7 +184,8 @@ class LangfuseCodec(JsonCodec):
                         yield from _value_slots(attribute, str(key), (*path, "metadata", name, key),
                                                 (trace_id, None, None, "resource"))
                 elif name != "scope":  # the tracer's name and version are structure
-                    yield from _value_slots(value, f"langfuse.observation.metadata.{name}", (*path, "metadata", name), owner)
+                    key = f"langfuse.observation.metadata.{name}"
+                    yield from _value_slots(value, key, (*path, "metadata", name), owner)
 
 
 def _ns(value: Any) -> int | None:
