@@ -7,8 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from promote.cli.main import main
 from promote.compile.run import compile_paths
+from promote.errors import PromoteError
 from tests.conftest import FIXTURES, GOLDEN_CASES, ROOT
 
 SNAPSHOTS = FIXTURES / "compiled" / "golden"
@@ -60,7 +63,8 @@ def test_check_fails_after_an_edit_and_passes_after_recompiling(tmp_path: Path, 
         f"{out}/adk/wfm_accruals_golden/wfm_accruals_golden.evalset.json: orphaned "
         "(run promote compile without --check)",
         f"{out}/numeric/wfm.accrual_balance_007.oracle.json: orphaned (run promote compile without --check)",
-        f"{out}/checks/hr.policy_carryover_004.checks.json: out-of-sync (run promote compile without --check)",
+        f"{out}/checks/hr.policy_carryover_004.checks.json: out-of-sync "
+        "(run promote compile without --check)",
         f"{out}/checks/wfm.accrual_balance_007.checks.json: orphaned (run promote compile without --check)",
     ])
     assert (out / "numeric" / "wfm.accrual_balance_007.oracle.json").exists()  # --check wrote nothing
@@ -83,8 +87,8 @@ def test_check_names_a_missing_artifact_and_target_selection_keeps_other_targets
 
 def test_the_command_line_logs_each_artifact_and_refuses_bad_input(tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "promote", "compile", *args], capture_output=True,
-                              text=True, cwd=ROOT, timeout=300)
+        return subprocess.run([sys.executable, "-m", "promote", "compile", "--no-pii-scan", *args],
+                              capture_output=True, text=True, cwd=ROOT, timeout=300)
 
     done = run(str(GOLDEN_CASES / "wfm.accrual_balance_007.yaml"), "-o", str(tmp_path))
     assert done.returncode == 0, done.stderr
@@ -117,10 +121,36 @@ def test_compiling_never_imports_google_adk_or_ragas(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "from promote.cli.main import main\n"
-        f"assert main(['compile', {str(GOLDEN_CASES)!r}, '-o', {str(tmp_path)!r}]) == 0\n"
+        f"assert main(['compile', {str(GOLDEN_CASES)!r}, '-o', {str(tmp_path)!r}, '--no-pii-scan']) == 0\n"
         "loaded = sorted(m for m in sys.modules if m.startswith(('google.adk', 'ragas')))\n"
         "print('MODULES=' + ','.join(loaded))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines()[-1] == "MODULES="  # the product runtime needs neither backend installed
+
+
+def test_a_case_with_residual_pii_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    leaky = FIXTURES / "cases" / "invalid" / "wfm.residual_pii_001.yaml"
+    with pytest.raises(PromoteError) as raised:
+        compile_paths([leaky], tmp_path / "out")
+    assert str(raised.value).startswith(f"{leaky}:") and "found: scrub it" in str(raised.value)
+    assert not (tmp_path / "out").exists()
+
+
+def test_entity_handles_resolve_through_the_eval_repos_catalog(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    cases = tmp_path / "evals" / "cases"
+    cases.mkdir(parents=True)
+    shutil.copy(GOLDEN_CASES / "hr.policy_carryover_004.yaml", cases)
+    (tmp_path / "evals" / "entities.yaml").write_text(
+        "- {handle: employees.carryover_edge_ca, resolves_to: E-50001, via: aag/pto-scenarios@v4}\n", "utf-8")
+    out = tmp_path / "evals" / "compiled"
+    compile_paths([cases], out, targets=["adk", "numeric", "safety"], pii_scan=False)
+    folder = out / "adk" / "hr_policy_carryover_golden"
+    eval_set = (folder / "hr_policy_carryover_golden.evalset.json").read_text()
+    assert '"user_id": "E-50001"' in eval_set and "E-44213" not in eval_set
+    oracle = (out / "numeric" / "hr.policy_carryover_004.oracle.json").read_text()
+    assert '"resolves_to": "E-50001"' in oracle and '"via": "aag/pto-scenarios@v4"' in oracle
+    probe = (out / "safety" / "hr.policy_carryover_004.probe.yaml").read_text()
+    assert "- E-50001" in probe and "E-44213" not in probe

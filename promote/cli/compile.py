@@ -11,7 +11,8 @@ def run(args: argparse.Namespace) -> int:
     from promote.compile.run import compile_paths, parse_targets, render_log
 
     report = compile_paths(args.paths, Path(args.out), targets=parse_targets(args.target),
-                           policy_path=Path(args.policy) if args.policy else None, check=args.check)
+                           policy_path=Path(args.policy) if args.policy else None, check=args.check,
+                           pii_scan=not args.no_pii_scan)
     print(render_log(report))
     if args.check and report.stale:
         for line in report.stale:
@@ -35,4 +36,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                           help="suite policy (default: the repo's evals/policy.yaml, else the shipped one)")
     compile_.add_argument("--check", action="store_true",
                           help="write nothing; exit 1 naming each stale, missing or orphaned artifact")
+    compile_.add_argument("--no-pii-scan", action="store_true",
+                          help="skip the residual-PII scan of the cases (promote validate runs it too)")
     compile_.set_defaults(handler=run)

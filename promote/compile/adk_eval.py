@@ -17,7 +17,8 @@ from typing import Any
 from promote.compile.artifacts import (
     Artifact, CompileUnit, CompileWarning, TargetOutput, dataset_groups, json_text, slug,
 )
-from promote.compile.match_rules import Rule, call_rules
+from promote.case.model import ArgRule
+from promote.compile.match_rules import call_rules, rule_text
 from promote.compile.policy import Grader, SuitePolicy
 
 NAME = "adk"
@@ -106,7 +107,7 @@ def _eval_case(unit: CompileUnit, policy: SuitePolicy, output: TargetOutput) -> 
 
 
 def _args(
-    call: Any, rules: dict[str, Rule], field: str, case_id: str, output: TargetOutput
+    call: Any, rules: dict[str, ArgRule], field: str, case_id: str, output: TargetOutput
 ) -> dict[str, Any]:
     args = dict(call.args or {})
     compiled: dict[str, Any] = {}
@@ -121,13 +122,13 @@ def _args(
             value = rule.values[0]
         else:
             output.warnings.append(CompileWarning(NAME, case_id, where, (
-                f"{rule.text()} has no example value: left out of {call.name}'s args, so a call that "
+                f"{rule_text(rule)} has no example value: left out of {call.name}'s args, so a call that "
                 f"carries the argument will not match ({WHOLE_ARGS})"
             )))
             continue
         compiled[name] = value
         output.warnings.append(CompileWarning(NAME, case_id, where, (
-            f"{rule.text()} compiled to exact {value!r} ({WHOLE_ARGS})"
+            f"{rule_text(rule)} compiled to exact {value!r} ({WHOLE_ARGS})"
         )))
     return compiled
 

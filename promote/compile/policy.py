@@ -16,12 +16,13 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Iterator, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from promote.case.model import Kind
 from promote.case.validate import locate
 from promote.case.yaml_io import load_tree
 from promote.errors import PromoteError, where
+from promote.models import Model
 
 DEFAULT_POLICY = Path(__file__).with_name("policy.default.yaml")
 REPO_POLICY = Path("evals") / "policy.yaml"
@@ -30,10 +31,6 @@ KINDS: tuple[Kind, ...] = ("functional", "retrieval", "numeric", "safety")
 _PACK = r"^[a-z][a-z0-9_-]*@v[0-9]+$"
 HazardCode = Annotated[str, Field(pattern=r"^S(1[0-4]|[1-9])$")]
 """A Llama Guard 4 hazard category code, S1 to S14."""
-
-
-class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class Route(Model):

@@ -13,7 +13,9 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from promote.compile.artifacts import Artifact, CompileUnit, TargetOutput, dataset_groups, json_text, slug
+from promote.compile.artifacts import (
+    Artifact, CompileUnit, CompileWarning, TargetOutput, dataset_groups, json_text, slug,
+)
 from promote.compile.policy import SuitePolicy
 
 NAME = "ragas"
@@ -42,6 +44,12 @@ def compile_ragas(units: list[CompileUnit], policy: SuitePolicy) -> TargetOutput
         folder = f"ragas/{set_name}"
         ids = tuple(unit.case.id for unit in members)
         rows = "".join(json_text(_sample(unit), indent=None) for unit in members)
+        for unit in members:
+            if unit.case.expected_output is None:
+                warning = CompileWarning(NAME, unit.case.id, "expected_output", (
+                    "no expected_output: RAGAS has no reference, so metrics that need one are inconclusive"))
+                if warning not in output.warnings:
+                    output.warnings.append(warning)
         config = {
             "dataset": dataset,
             "pack": policy.pack_of(NAME),

@@ -15,13 +15,15 @@ from pathlib import Path
 from typing import Literal
 
 from promote.case.model import Case, Entity
-from promote.case.validate import find_case_files, validate_file
-from promote.case.yaml_io import load_tree
+from promote.case.problems import errors
+from promote.case.store import load_case
+from promote.case.validate import find_case_files, validate_case
 from promote.compile.artifacts import Artifact, CompileUnit, CompileWarning, resolve_entities
 from promote.compile.policy import LoadedPolicy, find_policy, load_suite_policy
 from promote.compile.targets import TARGETS, Target, backend_metrics, target_names
 from promote.errors import PromoteError
 from promote.fsutil import atomic_write_text
+from promote.repo.eval_repo import EvalRepo
 
 Result = Literal["written", "in-sync", "out-of-sync", "missing", "orphaned", "removed"]
 STALE: frozenset[str] = frozenset({"out-of-sync", "missing", "orphaned"})
@@ -70,9 +72,13 @@ def parse_targets(text: str | None) -> list[str]:
 
 def compile_paths(
     paths: list[str | Path], out_dir: Path, *, targets: list[str] | None = None,
-    policy_path: Path | None = None, check: bool = False,
+    policy_path: Path | None = None, check: bool = False, pii_scan: bool = True,
 ) -> CompileReport:
-    """Compile every case under `paths` into `out_dir` (or, with `check`, compare without writing)."""
+    """Compile every case under `paths` into `out_dir` (or, with `check`, compare without writing).
+
+    Fails closed: a case with residual PII is refused like in `promote validate`, since artifacts travel
+    further than the case (a judge model, another team's runner); `pii_scan=False` skips that scan.
+    """
     out_dir = Path(out_dir)
     selected = [target for target in TARGETS if target.name in (targets or target_names())]
     files = [path for path in find_case_files(paths) if not _inside(path, out_dir)]
@@ -82,7 +88,7 @@ def compile_paths(
     policy_file = policy_path if policy_path is not None else find_policy(Path(paths[0]))
     loaded = load_suite_policy(policy_file, backend_metrics())
     report = CompileReport(policy=loaded.path, check=check)
-    units = _load_units(files, report)
+    units = _load_units(files, report, pii_scan)
     for target in selected:
         _run_target(target, units, loaded, out_dir, report)
     return report
@@ -96,12 +102,12 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
-def _load_units(files: list[Path], report: CompileReport) -> list[CompileUnit]:
+def _load_units(files: list[Path], report: CompileReport, pii_scan: bool) -> list[CompileUnit]:
     catalog = _catalog_entities(files[0])
     units: list[CompileUnit] = []
     seen: dict[str, Path] = {}
     for path in files:
-        case = _valid_case(path)
+        case = _valid_case(path, pii_scan)
         if case.status != "valid":
             report.skipped.append((str(path), f"status {case.status}: only valid cases are compiled"))
             continue
@@ -113,27 +119,20 @@ def _load_units(files: list[Path], report: CompileReport) -> list[CompileUnit]:
     return sorted(units, key=lambda unit: unit.case.id)
 
 
-def _valid_case(path: Path) -> Case:
-    """The case in `path`, or PromoteError at its first error (same checks as `promote validate`,
-    without the residual-PII scan, which `promote validate` runs)."""
-    result = validate_file(path)
-    errors = [problem for problem in result.problems if problem.severity == "error"]
-    if errors:
-        first = errors[0]
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+def _valid_case(path: Path, pii_scan: bool) -> Case:
+    """The case in `path`, or PromoteError at its first error (the checks of `promote validate`)."""
+    found = errors(validate_case(path) if pii_scan else validate_case(path, residual_scan=None))
+    if found:
+        first = found[0]
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         raise PromoteError(f"{first.field or 'case'}: {first.message}{more}", where=first.where,
                            hint="run promote validate; only valid cases compile")
-    return Case.model_validate(load_tree(path))
+    return load_case(path).case
 
 
 def _catalog_entities(start: Path) -> list[Entity]:
-    """The eval repo's entity catalog (handles it defines), or none when the repo has no catalog."""
-    try:
-        from promote.repo.eval_repo import EvalRepo  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    catalog = EvalRepo.find(start).catalog
-    return list(getattr(catalog, "entities", []) or [])
+    """The eval repo's entity catalog (`evals/entities.yaml`: the handles it defines), possibly empty."""
+    return list(EvalRepo.find(start).catalog.entities)
 
 
 def _run_target(
