@@ -17,7 +17,7 @@ STEPS: list[tuple[str, list[str]]] = [
      ["traces", "fixtures/traces/adk2.otlp.jsonl"]),
     ("Batch-scrub a compressed export, keeping its format",
      ["scrub", "fixtures/traces/adk2.otlp.jsonl.gz", "-o", f"{OUT}/adk2.scrubbed.jsonl.gz",
-      "--report", f"{OUT}/scrub-report.json"]),
+      "--report", f"{OUT}/scrub-report.json", "--force"]),  # the demo replaces its own output
     ("Draft a golden case from the PTO carryover turn",
      ["draft", "fixtures/traces/adk2.otlp.jsonl", "--trace", CARRYOVER_TRACE, "--by", "hermione.g",
       "--cases-dir", f"{OUT}/cases", "-o", f"{OUT}/cases"]),

@@ -64,6 +64,14 @@ def test_drafting_the_same_turn_twice_keeps_the_first_case(capsys, tmp_path: Pat
     assert list(cases.iterdir()) == [written]  # replaced, not copied to _002
 
 
+def test_every_demo_step_can_run_again() -> None:
+    # `make demo` twice: the scrub step replaces its own output (scrub refuses that without --force),
+    # the draft step keeps the case it wrote (tested above), the others write nothing.
+    steps = {args[0]: args for _, args in demo.STEPS}
+    assert "--force" in steps["scrub"] and "--force" not in steps["draft"]
+    assert set(steps) == {"traces", "scrub", "draft", "validate"}
+
+
 def test_draft_all_without_a_match_fails_with_the_reason(capsys, tmp_path: Path) -> None:
     code, out, err = cli(capsys, "draft", EXPORT, "--all", "--tool", "no_such_tool", "--cases-dir", tmp_path)
     assert code == 1 and out == ""

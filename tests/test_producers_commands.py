@@ -76,6 +76,16 @@ def test_a_langfuse_observation_with_a_bad_time_is_skipped_and_the_rest_read(tmp
     assert "yesterday" in listing.skipped[0].why
 
 
+def test_the_apis_trace_with_full_details_shape_reads_the_same(tmp_path: Path) -> None:
+    doc = json.loads(LANGFUSE_FILE.read_text(encoding="utf-8"))
+    path = tmp_path / "trace-with-details.json"
+    path.write_text(json.dumps({**doc["trace"], "observations": doc["observations"]}, indent=2))
+    assert open_export(path).format == "langfuse"
+    (before,) = list_traces([LANGFUSE_FILE]).traces
+    (after,) = list_traces([path]).traces
+    assert after.turns[0].model_dump(exclude={"span_ids"}) == before.turns[0].model_dump(exclude={"span_ids"})
+
+
 # --- never zero in silence --------------------------------------------------------------------------
 
 

@@ -350,8 +350,8 @@ def _family(doc: object) -> str | None:
         return "jaeger"
     if isinstance(doc.get("context"), dict):
         return "console"
-    if isinstance(doc.get("trace"), dict) and isinstance(doc.get("observations"), list):
-        return "langfuse"
+    if isinstance(doc.get("observations"), list) and (isinstance(doc.get("trace"), dict) or "id" in doc):
+        return "langfuse"  # {"trace", "observations"}, or the API's TraceWithFullDetails
     if "span_id" in doc and "trace_id" in doc:
         return "adk-dev"
     return None
@@ -369,7 +369,7 @@ def _family_from_keys(text: bytes) -> str | None:
         return "jaeger"
     if b"context" in keys and b"trace_id" in keys:
         return "console"
-    if first in (b"trace", b"observations") and b"observations" in keys:
+    if b"observations" in keys and (first in (b"trace", b"observations") or b"parentObservationId" in keys):
         return "langfuse"
     if _ADK_DEV_ID.search(text, 0, 1 << 16):
         return "adk-dev"

@@ -18,7 +18,10 @@ from typing import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from promote.errors import PromoteError
-from promote.repo import case_access, forge, pr_compile
+from promote.case.model import Provenance, Review
+from promote.case.store import load_case, save_case
+from promote.repo import forge, pr_compile
+from promote.repo.eval_repo import EvalRepo
 from promote.repo.git import Git, GitError
 from promote.repo.pr_body import CaseForReview, pr_body, pr_title
 from promote.repo.pr_gates import PlannedCase, plan_cases, read_sources, scrubbed_by, significant
@@ -102,7 +105,8 @@ def open_pull_request(
                 _refuse_taken_branch(repo, options.branch)
             worktree = workspace.open(base_commit)
             plan = plan_cases(sources, worktree.cwd, known_values=options.known_values)
-            cases_dir = case_access.cases_dir(worktree.cwd)
+            eval_repo = EvalRepo.find(worktree.cwd)
+            cases_dir = eval_repo.cases_dir.relative_to(eval_repo.root)
             pr_compile.check_base(worktree.cwd, cases_dir)
             branch = options.branch or default_branch(plan)
             _refuse_taken_branch(repo, branch)
@@ -179,7 +183,7 @@ def commit_message(plan: Sequence[PlannedCase], title: str, root: Path) -> str:
     for item in plan:
         case = item.case
         provenance = case.provenance
-        sme = (provenance.promoted_by if provenance else None) or case_access.sme_identity(root)
+        sme = (provenance.promoted_by if provenance else None) or EvalRepo.find(root).sme_identity()
         trace = provenance.trace if provenance else None
         what = (f"revision {case.revision} of {case.id}" if item.edit_of
                 else f"{case.id} (revision {case.revision})")
@@ -276,7 +280,7 @@ def _record_review(repo: Git, worktree: Git, plan: Sequence[PlannedCase], result
     assert result.pr_number is not None
     try:
         for item in plan:
-            case_access.record_review(worktree.cwd / item.target, result.pr_number)
+            _record_in_case(worktree.cwd / item.target, result.pr_number)
         worktree.run("add", "--", *(item.target.as_posix() for item in plan))
         ids = ", ".join(item.case.id for item in plan)
         message = f"Record PR #{result.pr_number} in {ids}: review open\n"
@@ -285,3 +289,13 @@ def _record_review(repo: Git, worktree: Git, plan: Sequence[PlannedCase], result
     except (PromoteError, GitError) as exc:
         result.review_commit = None
         result.notes.append(f"the PR number was not recorded in the case: {exc}")
+
+
+def _record_in_case(path: Path, pr_number: int) -> None:
+    """`provenance.review: {pr: N, state: open}`, through the case writer: only those lines change."""
+    loaded = load_case(path)
+    updated = loaded.case.model_copy(deep=True)
+    provenance = updated.provenance or Provenance()
+    provenance.review = Review(pr=pr_number, state="open")
+    updated.provenance = provenance
+    save_case(updated, path, base=loaded)

@@ -59,6 +59,7 @@ def _case_section(item: CaseForReview, *, heading: bool) -> str:
     sections = [
         ("What the case asserts", _asserts(case)),
         ("Tool trajectory", _trajectory(case)),
+        ("Other checks", _other_checks(case)),
         ("Figures and their oracles", _figures(case)),
         ("Citations", _citations(case)),
         ("Scrubbed", _scrub_counts(case)),
@@ -127,6 +128,33 @@ def _call(call: ExpectedToolCall) -> str:
         rules = (f"{_code(name)}: {_code(_scalar(rule))}" for name, rule in call.match.items())
         text += "; match " + ", ".join(rules)
     return text
+
+
+def _other_checks(case: Case) -> list[str]:
+    """The deterministic checks beyond the expected data: forbidden tools, tool results, reply, budgets."""
+    lines = []
+    if case.forbidden_tools:
+        lines.append("- never calls " + ", ".join(_code(name) for name in case.forbidden_tools))
+    lines += [f"- a result of {_code(check.tool)} contains {_code(check.contains)}"
+              for check in case.tool_results]
+    reply = case.reply
+    if reply is not None:
+        for label, values in (("contains", reply.contains), ("matches", reply.matches),
+                              ("lacks", reply.lacks), ("never matches", reply.not_matches)):
+            if values:
+                lines.append(f"- the reply {label} " + ", ".join(_code(value) for value in values))
+        if reply.no_payment_card:
+            lines.append("- the reply holds no payment card number (Luhn)")
+        if reply.no_luhn_number:
+            span = reply.no_luhn_number
+            lines.append(f"- the reply holds no Luhn-valid number of {span.min_digits} to {span.max_digits} "
+                         "digits")
+    if case.budgets is not None:
+        limits = case.budgets.model_dump(exclude_none=True)
+        if limits:
+            shown = (f"{_text(name)} {value:g}" for name, value in limits.items())
+            lines.append("- budgets: " + ", ".join(shown))
+    return lines
 
 
 def _figures(case: Case) -> list[str]:

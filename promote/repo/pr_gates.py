@@ -14,8 +14,11 @@ from pathlib import Path
 from typing import Sequence
 
 from promote.case.model import Case
+from promote.case.store import load_case
+from promote.case.validate import validate_case
+from promote.case.yaml_io import load_tree
 from promote.errors import PromoteError
-from promote.repo import case_access
+from promote.repo.eval_repo import EvalRepo
 
 # The id-matches-file-name rule: `promote pr` names the committed file after the id, whatever the
 # source file is called.
@@ -54,7 +57,26 @@ def read_sources(paths: Sequence[Path]) -> list[tuple[Path, bytes, Case | None]]
     """Each case file's bytes and model, read once, before the repository is touched."""
     if not paths:
         raise PromoteError("no case given", hint="promote pr CASE.yaml... --repo DIR")
-    return [(path, *case_access.read_case(path)) for path in paths]
+    return [(path, *_read_case(path)) for path in paths]
+
+
+def _read_case(path: Path) -> tuple[bytes, Case | None]:
+    """The file's bytes and its case (None when it is not a schema-valid case: the gates say why)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise PromoteError("no such file", where=str(path)) from None
+    except OSError as exc:
+        raise PromoteError(f"cannot read: {exc.strerror}", where=str(path)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PromoteError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
+    tree = load_tree(path, text)  # bad YAML: PromoteError with file and line
+    try:
+        return data, Case.model_validate(tree)
+    except ValueError:
+        return data, None
 
 
 def plan_cases(
@@ -63,7 +85,7 @@ def plan_cases(
     """Run every gate; the plan when all pass, else CasesRefused listing every reason."""
     problems: list[str] = []
     planned: list[PlannedCase] = []
-    cases_dir = case_access.cases_dir(worktree)
+    eval_repo = EvalRepo.find(worktree)
     seen: dict[str, Path] = {}
     for path, data, case in sources:
         found, notes = _case_problems(path, data, case, known_values)
@@ -75,9 +97,9 @@ def plan_cases(
         if case is None or found:
             problems += found or [f"{path}: not a portable-v1 case"]
             continue
-        item = PlannedCase(source=path, data=data, case=case, target=cases_dir / f"{case.id}.yaml",
-                           notes=notes)
-        problem = _place(item, worktree, cases_dir)
+        target = (eval_repo.cases_dir / f"{case.id}.yaml").relative_to(eval_repo.root)
+        item = PlannedCase(source=path, data=data, case=case, target=target, notes=notes)
+        problem = _place(item, eval_repo)
         if problem:
             problems.append(problem)
         else:
@@ -91,7 +113,7 @@ def _case_problems(
     path: Path, data: bytes, case: Case | None, known_values: Sequence[str]
 ) -> tuple[list[str], list[str]]:
     """(errors, notes): errors refuse the case, notes are what the SME must still confirm."""
-    problems = case_access.case_problems(path)
+    problems = validate_case(path)
     found = [f"{problem.where}: {problem.field or '-'}: {problem.message} [{problem.rule}]"
              for problem in problems if problem.severity == "error" and problem.rule != _FILE_NAME_RULE]
     notes = [problem.message for problem in problems if problem.severity == "note"]
@@ -121,14 +143,16 @@ def _review_notes(case: Case | None) -> list[str]:
     return [notes] if isinstance(notes, str) else [str(note) for note in notes if note]
 
 
-def _place(item: PlannedCase, worktree: Path, cases_dir: Path) -> str | None:
+def _place(item: PlannedCase, eval_repo: EvalRepo) -> str | None:
     """Where the case goes: a new file, or over the file of the case it edits. A problem, or None."""
-    existing = _existing(item.case.id, worktree, cases_dir)
+    existing = _existing(item.case.id, eval_repo)
     if existing is None:
         return None
-    relative = existing.relative_to(worktree)
-    old = case_access.load_case_model(existing)
-    old_revision = old.revision if old is not None else None
+    relative = existing.relative_to(eval_repo.root)
+    try:
+        old_revision: int | None = load_case(existing).case.revision
+    except PromoteError:
+        old_revision = None
     if old_revision is None or item.case.revision <= old_revision:
         shown = f"revision {old_revision}" if old_revision is not None else "not a readable case"
         return (f"{item.source}: id {item.case.id} already exists in the repo ({relative}, {shown}): "
@@ -137,10 +161,9 @@ def _place(item: PlannedCase, worktree: Path, cases_dir: Path) -> str | None:
     return None
 
 
-def _existing(case_id: str, worktree: Path, cases_dir: Path) -> Path | None:
+def _existing(case_id: str, eval_repo: EvalRepo) -> Path | None:
     """The repo's file for `case_id`: named after it, or holding it as its `id:`."""
-    folder = worktree / cases_dir
-    files = case_access.case_files(folder)
+    files = eval_repo.case_files()
     for path in files:
         if path.stem == case_id:
             return path
