@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from scrubbers.yaml_limits import MAX_YAML_BYTES, MAX_YAML_NODES, too_big
+
 
 def _check_regex(pattern: str) -> str:
     try:
@@ -154,10 +156,16 @@ def load_policy(path: str | Path | None = None) -> LoadedPolicy:
     Raises ValueError naming file:line and what is wrong for unreadable, malformed or invalid files.
     """
     path = Path(path) if path is not None else default_policy_path()
+    if path.is_dir():
+        raise ValueError(f"{path}: is a folder, not a scrub policy file (name the .yaml file)")
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(MAX_YAML_BYTES + 1)
     except OSError as error:
         raise ValueError(f"{path}: cannot read scrub policy: {error.strerror or error}") from None
+    if len(data) > MAX_YAML_BYTES:
+        raise ValueError(f"{path}: a scrub policy larger than {MAX_YAML_BYTES >> 20} MiB is not read "
+                         "(policies are a few KB; check the file)")
     try:
         document = YAML(typ="rt").load(data)
     except MarkedYAMLError as error:
@@ -168,6 +176,9 @@ def load_policy(path: str | Path | None = None) -> LoadedPolicy:
         raise ValueError(f"{path}: invalid YAML: {error}") from None
     if not isinstance(document, dict):
         raise ValueError(f"{path}:1: a scrub policy must be a mapping of settings")
+    if too_big(document):
+        raise ValueError(f"{path}: the policy expands to more than {MAX_YAML_NODES:,} values "
+                         "(YAML aliases nested into a bomb?); write the lists out")
     try:
         policy = ScrubPolicy.model_validate(_plain(document))
     except ValidationError as error:

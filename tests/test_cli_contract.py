@@ -89,8 +89,7 @@ def test_draft_takes_a_policy_and_records_it(capsys, tmp_path: Path) -> None:
 
 
 def test_scrub_refuses_to_overwrite_without_force(capsys, tmp_path: Path) -> None:
-    source = tmp_path / "in.jsonl"
-    source.write_text('{"resourceSpans": []}\n')
+    source = EXPORT  # a real export: an input without spans is refused before anything is written
     target = tmp_path / "out.jsonl"
     target.write_text("keep me\n")
     code, _, err = cli(capsys, "scrub", source, "-o", target, "--workers", "1")

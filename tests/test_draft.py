@@ -263,6 +263,7 @@ def test_turn_out_of_range_says_how_many_turns(export: Path) -> None:
 def test_turn_without_content_is_refused_with_the_fix(export: Path) -> None:
     trace = carryover_trace()
     trace.turns[0].user_input = None
+    trace.turns[0].content_captured = False
     with pytest.raises(PromoteError, match="no recorded user message.*content capture"):
         draft(trace, export)
 

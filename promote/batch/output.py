@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
 from pathlib import Path
 
 from promote.errors import PromoteError
-from promote.fsutil import TargetFile, remove_stale_partials, write_error
+from promote.fsutil import TargetFile, atomic_write_text, remove_stale_partials, write_error
 from promote.ingest.containers import CompressedWriter
 
 RESUME_LOG = ".promote-scrub-done.json"
@@ -127,25 +128,55 @@ class OutputAssembler:
 
 
 class ResumeLog:
-    """Which inputs of a multi-file run are finished (input path, size and mtime; never content)."""
+    """What each finished output of a run was made from, so that `--resume` skips only real work.
 
-    def __init__(self, folder: Path) -> None:
-        self._path = folder / RESUME_LOG
+    Kept beside the output (`.promote-scrub-done.json` in an output folder; `.<name>.promote-scrub-done.json`
+    beside a single output file), keyed by the input's real path. An entry holds the input's size and
+    sha256, the policy and key it was scrubbed with, and the output's size and sha256; an input is
+    skipped only when all of them still hold. Never content.
+    """
+
+    def __init__(self, output: Path, *, single: bool, recipe: dict[str, str]) -> None:
+        self._path = output / RESUME_LOG if not single else output.parent / f".{output.name}{RESUME_LOG}"
+        self._recipe = recipe
         try:
-            self._done = json.loads(self._path.read_text())
+            loaded = json.loads(self._path.read_text())
+            self._done = loaded if isinstance(loaded, dict) else {}
         except (OSError, ValueError):
             self._done = {}
 
     @staticmethod
-    def _stamp(source: str) -> list[float]:
-        stat = Path(source).stat()
-        return [stat.st_size, stat.st_mtime]
+    def _key(source: str) -> str:
+        return os.path.realpath(source)
 
     def done(self, source: str, target: Path | str) -> bool:
-        return Path(target).exists() and self._done.get(source) == self._stamp(source)
+        if not Path(source).is_file():
+            return False
+        entry = self._done.get(self._key(source))
+        if not isinstance(entry, dict) or entry.get("recipe") != self._recipe:
+            return False
+        try:
+            return entry.get("input") == _stamp(Path(source)) and entry.get("output") == _stamp(Path(target))
+        except OSError:
+            return False
 
     def mark(self, source: str, target: Path | str) -> None:
-        self._done[source] = self._stamp(source)
-        temp = self._path.with_suffix(".tmp")
-        temp.write_text(json.dumps(self._done, indent=1))
-        os.replace(temp, self._path)
+        if not Path(source).is_file():  # a FIFO or a device: read once, nothing to check it against later
+            return
+        self._done[self._key(source)] = {
+            "recipe": self._recipe,
+            "input": _stamp(Path(source)),
+            "output": _stamp(Path(target)),
+        }
+        atomic_write_text(self._path, json.dumps(self._done, indent=1) + "\n")
+
+
+def _stamp(path: Path) -> dict:
+    """Size and sha256 of a file (what it holds, not when it was touched)."""
+    stamp: dict = {"size": path.stat().st_size}
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    stamp["sha256"] = digest.hexdigest()
+    return stamp

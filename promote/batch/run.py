@@ -7,6 +7,7 @@ the spaCy model once) and written back in order through one output assembler, at
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
@@ -20,7 +21,7 @@ from promote.batch.blocks import BlockJob, BlockResult, KnownValues, cut_blocks
 from promote.batch.output import OutputAssembler, ResumeLog, plan_outputs
 from promote.batch.workers import LocalPool, batch_gc, make_engine
 from promote.errors import PromoteError
-from promote.ingest import open_export
+from promote.ingest import NOTHING_FOUND, open_export
 from promote.trace_model import Skipped
 
 
@@ -121,7 +122,11 @@ def scrub_exports(
     key = read_key(options.key_file)
     policy = load_policy(options.policy_path)
     outputs = plan_outputs(inputs, output)
-    resume_log = ResumeLog(Path(output)) if len(inputs) > 1 else None
+    if options.resume and (output == "-" or "-" in inputs):
+        raise PromoteError("--resume needs files: a stream cannot be checked against a finished output",
+                           hint="leave out --resume, or scrub files")
+    recipe = {"policy": policy.sha256, "key": hashlib.sha256(key).hexdigest()[:16] if key else "none"}
+    resume_log = ResumeLog(Path(output), single=len(inputs) == 1, recipe=recipe) if output != "-" else None
     report = ScrubRunReport(workers=options.workers, window=options.window, block_bytes=options.block_bytes,
                             policy=f"{policy.name}@sha256:{policy.sha256}")
     # This process's engine harvests known values (and scrubs, with one worker); forked workers inherit
@@ -157,6 +162,7 @@ def _scrub_one(source, target, options, runner, known, report, progress) -> File
     part_compression = "zstd-framed" if export.compression == "zstd-framed" else None
     final_compression = None if part_compression else export.compression
     spans = records = 0
+    first_problem: list[dict[str, str]] = []
     with OutputAssembler(target, final_compression) as assembler:
         jobs = _checked(cut_blocks(export, options.window, part_compression, options.block_bytes), options)
         for result in runner.run(known.annotate(job) for job in jobs):
@@ -164,8 +170,13 @@ def _scrub_one(source, target, options, runner, known, report, progress) -> File
             _add(report, result)
             spans += result.spans
             records += result.records
+            first_problem = first_problem or [{"where": s.where, "why": s.why} for s in result.skipped[:1]]
             if progress is not None:
                 progress(result.records, result.spans)
+        if spans == 0:  # what `traces` and `draft` refuse, `scrub` must not copy (nothing is written)
+            first = f"first problem: {first_problem[0]['where']}: {first_problem[0]['why']}" if first_problem \
+                else "the file holds no spans"
+            raise PromoteError(NOTHING_FOUND, where=source, hint=first)
     return FileSummary(input=source, output=str(target), format=export.format,
                        compression=export.compression, spans=spans, records=records)
 

@@ -29,6 +29,7 @@ from ruamel.yaml.tokens import CommentToken
 
 from promote.case.model import FORMAT, Case
 from promote.errors import PromoteError, where
+from scrubbers.yaml_limits import MAX_YAML_BYTES, MAX_YAML_NODES, too_big
 
 SCHEMA_FILE = "schema/portable-v1.schema.json"
 SCHEMA_HEADER = f"yaml-language-server: $schema=../../{SCHEMA_FILE}"
@@ -59,8 +60,13 @@ def load_tree(path: str | Path, text: str | None = None) -> CommentedMap:
             raise PromoteError("no such file", where=str(path)) from None
         except UnicodeDecodeError as exc:
             raise PromoteError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
+        except IsADirectoryError:
+            raise PromoteError("is a folder, not a case file", where=str(path)) from None
         except OSError as exc:
             raise PromoteError(f"cannot read: {exc.strerror}", where=str(path)) from None
+    if len(text) > MAX_YAML_BYTES:
+        raise PromoteError(f"larger than {MAX_YAML_BYTES >> 20} MiB: not read as a case", where=str(path),
+                           hint="a case is a few KB; check the file")
     tab_line = _tab_indent_line(text)
     if tab_line:
         raise PromoteError(
@@ -82,6 +88,9 @@ def load_tree(path: str | Path, text: str | None = None) -> CommentedMap:
     if not isinstance(tree, CommentedMap):
         kind = "a list" if isinstance(tree, list) else f"a {type(tree).__name__}"
         raise PromoteError(f"top level is {kind}", where=where(path, 1), hint="a case is a YAML mapping")
+    if too_big(tree):  # aliases expand when the case is validated or copied: bound them first
+        raise PromoteError(f"expands to more than {MAX_YAML_NODES:,} values (YAML aliases nested into a bomb?)",
+                           where=str(path), hint="write the values out instead of aliasing them")
     _check_format_version(tree, path)
     return tree
 

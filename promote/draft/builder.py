@@ -159,10 +159,13 @@ def _turn(trace: Trace, turn_index: int) -> Turn:
         )
     turn = trace.turns[turn_index]
     if turn.user_input is None:
-        raise PromoteError(
-            f"turn {turn_index} of trace {trace.trace_id} has no recorded user message",
-            hint="the agent ran with content capture off; see `promote traces` for how to turn it on",
-        )
+        # Blame content capture only when the producer says it was off: a record that could not be read
+        # (bad UTF-8, a cut file) loses the message too, and the fix is then a good export.
+        hint = ("the agent ran with content capture off; see `promote traces` for how to turn it on"
+                if not turn.content_captured else
+                "the span that holds it is missing or could not be read: `promote traces --json FILE` lists "
+                "the records skipped and why")
+        raise PromoteError(f"turn {turn_index} of trace {trace.trace_id} has no recorded user message", hint=hint)
     return turn
 
 

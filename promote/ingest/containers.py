@@ -29,7 +29,7 @@ GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 MAX_MESSAGE = 1 << 30
 """Largest length prefix taken as real (1 GiB); anything bigger means the file is not length-prefixed."""
-READ_ERRORS = (EOFError, OSError, zlib.error, zstandard.ZstdError)
+READ_ERRORS = (EOFError, OSError, zlib.error, zstandard.ZstdError)  # TruncatedInput is an EOFError
 """What a decompressing stream raises on damaged input."""
 
 
@@ -107,12 +107,80 @@ def sniff_compression(head: bytes) -> str | None:
 
 def decompressed(stream: BinaryIO, compression: str | None) -> BinaryIO:
     """A buffered stream of the content (for zstd-framed: the raw stream; frames are read one by one)."""
-    if compression == "gzip":
-        return gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[return-value]
-    if compression == "zstd":
-        reader = zstandard.ZstdDecompressor().stream_reader(stream, read_across_frames=True, closefd=False)
-        return io.BufferedReader(reader, buffer_size=1 << 20)  # type: ignore[arg-type]
+    if compression in ("gzip", "zstd"):
+        return io.BufferedReader(_Decompressing(stream, compression), buffer_size=1 << 20)  # type: ignore[arg-type]
     return stream if isinstance(stream, io.BufferedIOBase) else io.BufferedReader(stream, buffer_size=1 << 20)  # type: ignore[arg-type]
+
+
+class TruncatedInput(EOFError):
+    """The compressed input ends (or breaks) before its end-of-stream marker."""
+
+
+class _Decompressing(io.RawIOBase):
+    """gzip or zstd content, one stream member after another, that hands out everything decompressed
+    before a cut or a damaged block and only then raises `TruncatedInput` (Python's GzipFile and
+    zstandard's reader drop the data of the unfinished block)."""
+
+    def __init__(self, stream: BinaryIO, compression: str) -> None:
+        self._stream = stream
+        self._compression = compression
+        self._member = self._new_member()
+        self._pending = b""
+        self._started = False
+        self._done = False
+        self._error: TruncatedInput | None = None
+        self._told_eof = False
+        self._handed_out = False
+
+    def _new_member(self) -> Any:
+        if self._compression == "gzip":
+            return zlib.decompressobj(wbits=31)
+        return zstandard.ZstdDecompressor().decompressobj()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        while not self._pending and not self._done:
+            self._pending = self._step()
+        if not self._pending and self._error is not None:
+            # First an end of file, so that a buffered reader hands out what it holds; the error on the
+            # read after it, so that the reader's caller learns where the data stops.
+            if not self._told_eof and self._handed_out:
+                self._told_eof = True
+                return 0
+            error, self._error = self._error, None
+            raise error
+        count = min(len(buffer), len(self._pending))
+        buffer[:count] = self._pending[:count]
+        self._pending = self._pending[count:]
+        self._handed_out = self._handed_out or count > 0
+        return count
+
+    def _step(self) -> bytes:
+        chunk = self._stream.read(1 << 16)
+        if not chunk:
+            self._done = True
+            if self._started:
+                self._error = TruncatedInput(f"the {self._compression} data ends before its end marker (truncated)")
+            return b""
+        out = []
+        while chunk:
+            if not self._started and not chunk.strip(b"\0"):
+                break  # zero padding after the last member, as some writers leave it
+            self._started = True
+            try:
+                out.append(self._member.decompress(chunk))
+            except (zlib.error, zstandard.ZstdError) as error:
+                self._done = True
+                self._error = TruncatedInput(f"damaged {self._compression} data ({error})")
+                break
+            if not self._member.eof:
+                break
+            chunk = self._member.unused_data
+            self._member = self._new_member()
+            self._started = False
+        return b"".join(out)
 
 
 def read_head(stream: BinaryIO, size: int) -> tuple[bytes, str | None]:
@@ -151,9 +219,14 @@ def _lines(stream: BinaryIO, limit: int) -> Iterator[bytes | None]:
 
 
 def iter_lines(stream: BinaryIO, limit: int = MAX_RECORD) -> Iterator[Frame | Broken | Tail]:
-    """JSON lines; blank lines and line ends go into the next record's prefix."""
+    """JSON lines; blank lines and line ends go into the next record's prefix.
+
+    A last line without its newline is held back until the stream has ended cleanly: when a read error
+    follows it, it is the cut-off part of a record and is reported with the error, not as a record.
+    """
     gap = b""
     number = 0
+    held: Frame | None = None
     try:
         for line in _lines(stream, limit):
             number += 1
@@ -167,11 +240,18 @@ def iter_lines(stream: BinaryIO, limit: int = MAX_RECORD) -> Iterator[Frame | Br
             if not body.strip():
                 gap += line
                 continue
-            yield Frame(number, gap, body)
+            frame = Frame(number, gap, body)
             gap = line[len(body) :]
+            if line.endswith(b"\n"):
+                yield frame
+            else:
+                held = frame
     except READ_ERRORS as error:
-        yield Broken(number + 1, f"input ends early or is damaged ({error}); records after this point are lost")
+        where = held.number if held is not None else number + 1
+        yield Broken(where, f"input ends early or is damaged ({error}); records from here on are lost")
         return
+    if held is not None:
+        yield held
     yield Tail(gap)
 
 
@@ -218,9 +298,13 @@ def iter_values(stream: BinaryIO, chunk: int = 1 << 16) -> Iterator[Frame | Brok
         if pos >= len(buf):
             break
         try:
-            value, value_end = decoder.raw_decode(buf, pos)
+            try:
+                value, value_end = decoder.raw_decode(buf, pos)
+            except RecursionError:
+                raise json.JSONDecodeError("nested too deeply to read", buf, len(buf)) from None
         except json.JSONDecodeError as error:
             incomplete = error.pos >= len(buf) - 1 or error.msg.startswith("Unterminated string")
+            incomplete = incomplete and not error.msg.startswith("nested")
             if incomplete and not eof:
                 if len(buf) - pos > MAX_RECORD:
                     yield Broken(line_at(pos), f"a JSON value longer than {MAX_RECORD >> 20} MiB: the rest of "

@@ -207,3 +207,37 @@ def test_an_endless_line_is_skipped_with_its_line_number_not_held_in_memory(comm
     assert b"Traceback" not in done.stderr
     if command == "traces":
         assert b"bomb.jsonl.gz:2" in done.stdout and b"longer than" in done.stdout
+
+
+def _resume_run(tmp_path: Path, inputs: list[Path], out: Path, *extra: str) -> bytes:
+    done = run_cli("scrub", *map(str, inputs), "-o", str(out), "--workers", "1", "--resume", *extra, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def test_resume_checks_what_each_output_was_made_from(tmp_path: Path) -> None:
+    first = _copy(tmp_path, "a.jsonl")
+    second = tmp_path / "b.jsonl"
+    second.write_bytes((TRACES / "adk1.otlp.jsonl").read_bytes())
+    out = tmp_path / "out"
+    _resume_run(tmp_path, [first, second], out)
+    # relative spellings of the same inputs are the same inputs
+    assert _resume_run(tmp_path, [Path("a.jsonl"), Path("./b.jsonl")], out).count(b"already done") == 2
+    # a damaged finished output is redone
+    (out / "a.jsonl").write_bytes(b"garbage")
+    err = _resume_run(tmp_path, [first, second], out)
+    assert err.count(b"already done") == 1 and (out / "a.jsonl").read_bytes().startswith(b"{")
+    # another key file: everything is redone
+    key = tmp_path / "scrub.key"
+    key.write_bytes(b"k" * 32)
+    assert _resume_run(tmp_path, [first, second], out, "--key-file", str(key)).count(b"already done") == 0
+    # a changed input is redone
+    second.write_bytes((TRACES / "adk2.otlp.jsonl").read_bytes())
+    err = _resume_run(tmp_path, [first, second], out, "--key-file", str(key))
+    assert err.count(b"already done") == 1
+
+
+def test_resume_with_one_input_is_honoured(tmp_path: Path) -> None:
+    out = tmp_path / "one.jsonl"
+    _resume_run(tmp_path, [SOURCE], out)
+    assert b"already done" in _resume_run(tmp_path, [SOURCE], out)

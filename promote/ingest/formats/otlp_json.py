@@ -105,6 +105,62 @@ def attributes(items: Any) -> dict[str, Any]:
     return decoded
 
 
+def _list_problem(value: Any, where: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        return f"{where} is a {_json_type(value)}, not a list"
+    for index, item in enumerate(value):
+        if not isinstance(item, dict):
+            return f"{where}[{index}] is a {_json_type(item)}, not an object"
+    return None
+
+
+def _json_type(value: Any) -> str:
+    return {str: "string", int: "number", float: "number", bool: "boolean", list: "list",
+            dict: "object"}.get(type(value), "null")
+
+
+def shape_problem(doc: dict) -> str | None:
+    """What makes a request's structure unreadable (a list that is not a list of objects), or None.
+
+    A record that fails this is skipped with its file:line (and redacted whole by `scrub`) instead of
+    being half read: fail closed on structure we do not understand.
+    """
+    key, blocks = _first(doc, _REQUEST_KEYS)
+    if key is None:
+        key, blocks = "resourceSpans", [doc]
+    if problem := _list_problem(blocks, key):
+        return problem
+    for b, block in enumerate(blocks or ()):
+        resource = block.get("resource")
+        if resource is not None and not isinstance(resource, dict):
+            return f"{key}[{b}].resource is a {_json_type(resource)}, not an object"
+        scopes_key, scopes = _first(block, _SCOPE_SPANS_KEYS)
+        if problem := _list_problem(scopes, f"{key}[{b}].{scopes_key}"):
+            return problem
+        if resource and (problem := _list_problem(resource.get("attributes"), f"{key}[{b}].resource.attributes")):
+            return problem
+        for s, scope_spans in enumerate(scopes or ()):
+            if problem := _spans_problem(scope_spans.get("spans"), f"{key}[{b}].{scopes_key}[{s}].spans"):
+                return problem
+    return None
+
+
+def _spans_problem(spans: Any, where: str) -> str | None:
+    if problem := _list_problem(spans, where):
+        return problem
+    for n, span in enumerate(spans or ()):
+        for part in ("attributes", "events", "links"):
+            if problem := _list_problem(span.get(part), f"{where}[{n}].{part}"):
+                return problem
+        for part in ("events", "links"):
+            for e, item in enumerate(span.get(part) or ()):
+                if problem := _list_problem(item.get("attributes"), f"{where}[{n}].{part}[{e}].attributes"):
+                    return problem
+    return None
+
+
 class OtlpJsonCodec(JsonCodec):
     """OTLP JSON requests (also Tempo `batches` and bare ResourceSpans lines)."""
 
@@ -112,7 +168,7 @@ class OtlpJsonCodec(JsonCodec):
         if not isinstance(doc, dict):
             return "not an OTLP JSON object"
         if _first(doc, _REQUEST_KEYS)[0] or _first(doc, _SCOPE_SPANS_KEYS)[0]:
-            return None
+            return shape_problem(doc)
         return "not an OTLP trace request (no resourceSpans)"
 
     def spans(self, doc: dict, where: str, skipped: list[Skipped] | None) -> Iterator[Span]:
