@@ -318,3 +318,20 @@ def test_a_base_whose_artifacts_are_stale_is_refused(tmp_path, monkeypatch) -> N
     with pytest.raises(PromoteError, match="artifacts are out of sync on the base branch: evals/compiled/"):
         open_pull_request([GOLDEN / "hr.policy_carryover_004.yaml"], repo.root, PrOptions(push=True))
     assert repo.state() == before and repo.branches() == ["main"] and repo.origin_branches() == ["main"]
+
+
+def test_branch_names_for_several_cases_and_a_bad_branch_name(tmp_path, monkeypatch) -> None:
+    from promote.repo.pr import default_branch
+    from promote.repo.pr_gates import PlannedCase
+
+    def planned(case_id: str, datasets: list[str]) -> PlannedCase:
+        case = Case(id=case_id, title="t", input="i", datasets=datasets)
+        return PlannedCase(source=Path(f"{case_id}.yaml"), data=b"", case=case, target=Path("x"))
+
+    shared = [planned("hr.a_001", ["pto q3", "hr-core"]), planned("hr.b_002", ["hr-core", "pto q3"])]
+    assert default_branch(shared) == "promote/hr-core"
+    assert default_branch([planned("hr.a_001", ["x"]), planned("hr.b_002", [])]) == "promote/hr.a_001"
+    repo = make_eval_repo(tmp_path, monkeypatch)
+    with pytest.raises(PromoteError, match="not a valid branch name"):
+        open_pull_request([DRAFT], repo.root, PrOptions(branch="promote/bad..name"))
+    assert repo.worktrees() == [str(repo.root)] and repo.branches() == ["main"]

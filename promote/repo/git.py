@@ -9,6 +9,7 @@ needs them fails with a message instead of hanging.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Sequence
@@ -135,8 +136,6 @@ class Git:
         """Remove a worktree and its admin files, even when it is dirty or half set up."""
         self.run("worktree", "remove", "--force", "--force", str(path), check=False)
         if Path(path).exists():
-            import shutil
-
             shutil.rmtree(path, ignore_errors=True)
         self.run("worktree", "prune", check=False)
 
