@@ -1,8 +1,14 @@
-"""`make demo`: the main job on the bundled fixtures, step by step, as a user would run it."""
+"""`make demo`: the main job on the bundled fixtures.
+
+In a terminal it opens the terminal UI on the bundled ADK export, with a throwaway eval repo under
+`out/demo/eval-repo` (git, the seed cases, an entity catalog) to promote into. Without a terminal (CI,
+a pipe) it runs the same job step by step on the command line, as a user would.
+"""
 
 from __future__ import annotations
 
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +17,24 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CARRYOVER_TRACE = "6ba1f49a4e0b98a257a16cb62edefd94"  # the hero turn in the bundled ADK 2 export
 OUT = "out/demo"
+DEMO_REPO = f"{OUT}/eval-repo"
+DEMO_CATALOG = """\
+# Overlay handles of the sandbox records cases run against (synthetic, never production users).
+entities:
+  - handle: employees.carryover_edge_ca
+    resolves_to: E-90001
+    via: aag/pto-scenarios@v3
+    calendar: Calendar@2026.2
+    description: California employee with a PTO balance above the carryover cap
+  - handle: employees.new_hire_ny
+    resolves_to: E-90002
+    via: aag/pto-scenarios@v3
+    description: New York employee in the first year
+tenant:
+  id: acme-retail-us
+  environment: sandbox
+  data: synthetic
+"""
 
 STEPS: list[tuple[str, list[str]]] = [
     ("List the traces of a real google-adk export (text is scrubbed)",
@@ -26,7 +50,7 @@ STEPS: list[tuple[str, list[str]]] = [
 ]
 
 
-def main() -> int:
+def walk_through() -> int:
     (ROOT / OUT / "cases").mkdir(parents=True, exist_ok=True)
     for title, args in STEPS:
         print(f"\n== {title}\n$ promote {shlex.join(args)}", flush=True)
@@ -35,6 +59,35 @@ def main() -> int:
             print(f"demo step failed with exit code {result.returncode}", file=sys.stderr)
             return result.returncode
     return 0
+
+
+def demo_repo() -> Path:
+    """A fresh eval repo to promote into: git, the seed cases, the entity catalog."""
+    repo = ROOT / DEMO_REPO
+    shutil.rmtree(repo, ignore_errors=True)
+    (repo / "evals" / "cases").mkdir(parents=True)
+    for case in sorted((ROOT / "fixtures" / "cases" / "golden").glob("*.yaml")):
+        shutil.copy(case, repo / "evals" / "cases" / case.name)
+    (repo / "evals" / "entities.yaml").write_text(DEMO_CATALOG, encoding="utf-8")
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    for key, value in (("user.name", "hermione.g"), ("user.email", "hermione.g@example.invalid")):
+        subprocess.run(["git", "-C", str(repo), "config", key, value], check=True)
+    subprocess.run(["git", "-C", str(repo), "add", "."], check=True)
+    subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", "Demo eval repo"], check=True)
+    return repo
+
+
+def terminal_ui() -> int:
+    repo = demo_repo()
+    args = ["tui", "fixtures/traces/adk2.otlp.jsonl", "--repo", str(repo), "--by", "hermione.g"]
+    print(f"$ promote {shlex.join(args)}", flush=True)
+    return subprocess.run([sys.executable, "-m", "promote.cli", *args], cwd=ROOT).returncode
+
+
+def main() -> int:
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return terminal_ui()
+    return walk_through()
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ from typing import NamedTuple
 import regex
 
 PERSON = "PERSON"
-PLACEHOLDER = regex.compile(r"<[A-Z][A-Z_]*?_(?:\d+|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
-"""Text this engine writes; never personal, never re-scrubbed."""
+PLACEHOLDER = regex.compile(r"<[A-Z]{2}[A-Z_]*?_(?:\d{1,5}|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
+"""Text this engine writes; never personal, never re-scrubbed. A trace never needs more than five
+digits of numbering: `<SSN_512447723>` is a value dressed up as a placeholder, not one of ours."""
 
 _DIGIT_ENTITIES = {"PHONE_NUMBER", "US_SSN", "CREDIT_CARD", "US_BANK_NUMBER", "ABA_ROUTING_NUMBER"}
 _TITLES = regex.compile(r"^(?:mr|mrs|ms|miss|mx|dr|prof)\.?\s+", regex.IGNORECASE)
@@ -61,6 +62,9 @@ class ScrubContext:
         """Texts whose detections were already remembered (the engine's learn pass skips them)."""
         self.version = 0
         """Bumped whenever a known value or a name is added (what the memo depends on)."""
+        self._matchers: tuple[int, re.Pattern | None, re.Pattern | None] | None = None
+        self.checked: dict[str, bool] = {}
+        """The output check's answer by text, for this context's state (histories repeat in every call)."""
 
     # placeholders ---------------------------------------------------------------------------------
     def placeholder(self, entity: str, value: str) -> str:
@@ -150,10 +154,39 @@ class ScrubContext:
     def _changed(self) -> None:
         self.version += 1
         self.memo.clear()
+        self.checked.clear()
 
     def known_values(self) -> list[tuple[str, str]]:
         """(entity, value) of every value remembered as given (not the name parts derived from them)."""
         return [(entity, surface) for surface, (entity, derived) in self._known.items() if not derived]
+
+    def output_matchers(self) -> tuple[re.Pattern | None, re.Pattern | None]:
+        """(values, numbers): what the output check looks for, built once per state of the context.
+
+        `values` matches, in case-folded text, every value the trace is known to hold as given (and a
+        full name written as an identifier, `gregory_hallman`); `numbers` matches the digits of each
+        known number of seven digits or more, whatever separates them (`512 44 7723`, `5124477 23`).
+        """
+        if self._matchers is not None and self._matchers[0] == self.version:
+            return self._matchers[1], self._matchers[2]
+        forms: set[str] = set()
+        numbers: set[str] = set()
+        for surface, (entity, derived) in self._known.items():
+            if derived:
+                continue
+            folded = surface.casefold()
+            forms.add(folded)
+            if entity == PERSON and " " in folded:
+                forms |= {folded.replace(" ", "_"), folded.replace(" ", "."), folded.replace(" ", "")}
+            digits = "".join(ch for ch in surface if ch.isdigit())
+            if entity in _DIGIT_ENTITIES and len(digits) >= 7:
+                numbers.add(digits)
+        values = re.compile(r"(?<![\w@.+-])(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True)))
+                            + r")(?![\w@-])") if forms else None
+        separated = [r"[\s.()/-]{0,2}".join(number) for number in sorted(numbers, key=len, reverse=True)]
+        digits = re.compile(r"(?<!\d)(?:" + "|".join(separated) + r")(?!\d)") if separated else None
+        self._matchers = (self.version, values, digits)
+        return values, digits
 
     def might_match(self, words: frozenset[str]) -> bool:
         """False when no known value can occur in a text with these word tokens (see `known_matches`)."""

@@ -13,31 +13,48 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+import regex
 
 from scrubbers.analysis import BLOB, Analyzer, Detection, quiet_presidio_logs
 from scrubbers.context import PLACEHOLDER, ScrubContext
+from scrubbers.disguise import view_of
 from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder, fill
 from scrubbers.policy import LoadedPolicy, load_policy
 from scrubbers.report import ScrubReport
-from scrubbers.structure import normalise_key
 
+_WORD = regex.compile(r"\w+")
 _KNOWN_SCORE = 0.88  # above NER (0.85), below strong patterns: a typed match names the entity
 # Plans of strings up to this size are cached across calls (system prompts, tool schemas, repeated
 # history); the budget bounds the cache by the characters it holds, so memory stays flat.
 _PLAN_CACHE_MAX_TEXT = 20_000
 _PLAN_CACHE_CHARS = 1_000_000
 _FILLED_MAX = 10_000
+_CHECKED_MAX = 20_000  # output-check answers kept per trace
+_READ_CHARS = 2_000_000  # characters of texts whose output-check readings are kept
 
 Item = tuple[ScrubContext, "str | None", Any]
+
+
+class Scrubbed(NamedTuple):
+    """What one scrub call gave: the scrubbed values, in order, and the counts of that call alone."""
+
+    values: list[Any]
+    report: ScrubReport
 Done = tuple["str | None", tuple[str, ...], int]
 """A leaf's result: its output (None: unchanged), the entity of each replacement, blobs redacted."""
 
 
 class ScrubEngine:
     """Scrubs strings, JSON values and span attributes under one policy; load once, reuse for every trace."""
+
+    redacted = REDACTED
+    """What a value nothing could be made of is written as."""
 
     def __init__(self, policy: LoadedPolicy | None = None, *, key: bytes | None = None, nlp_model: str | None = None):
         self.loaded_policy = policy if policy is not None else load_policy()
@@ -46,6 +63,9 @@ class ScrubEngine:
         quiet_presidio_logs()
         self.analyzer = Analyzer(self.policy, self.model_name)
         self.report = ScrubReport()
+        """Running totals of every call (each call also hands back its own counts: see `scrub_items`)."""
+        self._counts = self.report  # the current call's counts (see `_call`); the running report between calls
+        self._lock = threading.RLock()  # one call at a time: a UI worker and the UI may share an engine
         self.presidio_version = importlib.metadata.version("presidio-analyzer")
         self._key = key
         self._cache: OrderedDict[bytes, list[Detection]] = OrderedDict()
@@ -53,61 +73,91 @@ class ScrubEngine:
         self._filled: dict[Any, str] = {}  # changed spliced members' texts, for one `scrub_many` call
         self._plans: OrderedDict[tuple[Any, str], Plan] = OrderedDict()
         self._plan_chars = 0
+        self._read: OrderedDict[str, tuple[str, ...]] = OrderedDict()  # the output check's readings
+        self._read_chars = 0
         self._safe = frozenset(self.policy.safe_attributes)
         self._safe_prefixes = tuple(self.policy.safe_attribute_prefixes)
         self._stopwords = frozenset(self.policy.name_part_stopwords)
-        exempt_parents = frozenset(normalise_key(k) for k in self.policy.key_hint_exempt_parents)
-        self._builder = PlanBuilder(self.policy, self.analyzer, exempt_parents)
+        structure = self.policy.structure
+        self._safe_value = regex.compile(structure.safe_values)
+        self._shapes = {field: regex.compile(structure.shapes[shape]) for field, shape in structure.fields.items()}
+        self._builder = PlanBuilder(self.policy, self.analyzer)
 
     def new_context(self) -> ScrubContext:
         """A fresh placeholder mapping and known-value list: one per trace."""
         return ScrubContext(key=self._key, name_part_stopwords=self._stopwords)
 
     # public API --------------------------------------------------------------------------------------
-    def scrub_text(self, text: str, ctx: ScrubContext, *, key: str | None = None) -> str:
-        """Scrub one string as prose (no JSON decoding); `key` is the JSON/attribute key it sat under."""
-        return self._apply(self._builder.prose(text, key), ctx, key)
+    @contextmanager
+    def _call(self, counts: ScrubReport | None) -> Iterator[ScrubReport]:
+        """One public call: its own counts, added to the running `report` (and to `counts`) at the end."""
+        with self._lock:
+            outer = self._counts
+            mine = self._counts = ScrubReport()
+            try:
+                yield mine
+            finally:
+                self._counts = outer  # the running report, or the counts of the call this one is part of
+                outer.merge(mine)
+                if counts is not None:
+                    counts.merge(mine)
 
-    def scrub_value(self, value: Any, ctx: ScrubContext, *, key: str | None = None) -> Any:
+    def scrub_text(self, text: str, ctx: ScrubContext, *, key: str | None = None,
+                   counts: ScrubReport | None = None) -> str:
+        """Scrub one string as prose (no JSON decoding); `key` is the JSON/attribute key it sat under.
+        `counts`, when given, receives what this call replaced."""
+        with self._call(counts):
+            return self._apply(self._builder.prose(text, key), ctx, key)
+
+    def scrub_value(self, value: Any, ctx: ScrubContext, *, key: str | None = None,
+                    counts: ScrubReport | None = None) -> Any:
         """Scrub any JSON-like value; strings holding JSON or a repr come back encoded the same way."""
-        return self._apply(self._plan(value, key), ctx, key)
+        with self._call(counts):
+            return self._apply(self._plan(value, key), ctx, key)
 
-    def scrub_attribute(self, key: str, value: Any, ctx: ScrubContext) -> Any:
+    def scrub_attribute(self, key: str, value: Any, ctx: ScrubContext, *, counts: ScrubReport | None = None) -> Any:
         """Scrub one span attribute: safe keys pass unchanged, everything else is scrubbed (fail safe)."""
-        if self.is_safe_attribute(key):
-            self.report.attributes_passed += 1
-            return value
-        return self.scrub_value(value, ctx, key=key)
+        with self._call(counts):
+            if self.is_safe_attribute(key) and (type(value) is not str or self._safe_value.fullmatch(value)):
+                self._counts.attributes_passed += 1
+                return value
+            return self._apply(self._plan(value, key), ctx, key)
 
     def scrub_many(self, items: Sequence[Item], *, learn: bool = False) -> list[Any]:
+        """`scrub_items(...).values`."""
+        return self.scrub_items(items, learn=learn).values
+
+    def scrub_items(self, items: Sequence[Item], *, learn: bool = False) -> Scrubbed:
         """`scrub_attribute` over many (context, key, value) items, with NER batched over unique texts.
 
         Same output as calling `scrub_attribute` item by item, in order (a None key scrubs the value).
         With `learn`, every value the items hold under a personal key or the analyzer finds in them is
         first remembered in its item's context, so a value is also caught where it comes *before* the
         string it was found in (a root span's output listed before the user message naming the person).
+        Returns the values and this call's counts.
         """
-        plans = self._plans_of(items)
-        self._analyze(plans)
-        try:
-            for plan in plans:
-                if plan is not None and plan.dirty is None:
-                    self._dirty(plan)
-            if learn:
-                for (ctx, _, _), plan in zip(items, plans):
-                    if plan is not None:
-                        self._remember(plan, ctx, detections=True)
-            scrubbed = []
-            for (ctx, key, value), plan in zip(items, plans):
-                if plan is None:
-                    self.report.attributes_passed += 1
-                    scrubbed.append(value)
-                else:
-                    scrubbed.append(self._apply(plan, ctx, key))
-            return scrubbed
-        finally:
-            self._fresh.clear()
-            self._filled.clear()
+        with self._call(None) as counts:
+            plans = self._plans_of(items)
+            self._analyze(plans)
+            try:
+                for plan in plans:
+                    if plan is not None and plan.dirty is None:
+                        self._dirty(plan)
+                if learn:
+                    for (ctx, _, _), plan in zip(items, plans):
+                        if plan is not None:
+                            self._remember(plan, ctx, detections=True)
+                scrubbed = []
+                for (ctx, key, value), plan in zip(items, plans):
+                    if plan is None:
+                        self._counts.attributes_passed += 1
+                        scrubbed.append(value)
+                    else:
+                        scrubbed.append(self._apply(plan, ctx, key))
+                return Scrubbed(scrubbed, counts)
+            finally:
+                self._fresh.clear()
+                self._filled.clear()
 
     def harvest(self, items: Sequence[Item]) -> None:
         """Remember the values under personal keys (no NER, no output) in each item's context.
@@ -115,9 +165,47 @@ class ScrubEngine:
         The batch scrubber runs this over a whole export so that a trace split over several blocks
         knows, in every block, the names and ids its other blocks hold under `name`, `email`, ...
         """
-        for (ctx, _, _), plan in zip(items, self._plans_of(items)):
-            if plan is not None:
-                self._remember(plan, ctx, detections=False)
+        with self._call(None):
+            for (ctx, _, _), plan in zip(items, self._plans_of(items)):
+                if plan is not None:
+                    self._remember(plan, ctx, detections=False)
+
+    def leaks(self, text: str, ctx: ScrubContext) -> bool:
+        """The output check: whether `text`, about to be written, holds a value `ctx`'s trace is known
+        to hold, in any form (read through its disguises, base64 decoded, digits however separated).
+        The caller redacts such a field whole (`redacted`) and counts it (`output_check_redacted`)."""
+        values, numbers = ctx.output_matchers()
+        if values is None and numbers is None or not text:
+            return False
+        found = ctx.checked.get(text)
+        if found is None:
+            found = (numbers is not None and numbers.search(text) is not None) or (
+                values is not None and any(values.search(candidate) is not None for candidate in self._readings(text)))
+            if len(ctx.checked) > _CHECKED_MAX:
+                ctx.checked.clear()
+            ctx.checked[text] = found
+        return found
+
+    def _readings(self, text: str) -> tuple[str, ...]:
+        """The case-folded texts the output check searches for `text`: its view and what its base64
+        tokens decode to; kept for texts every trace writes again (prompts, tool declarations)."""
+        readings = self._read.get(text)
+        if readings is None:
+            view = view_of(text)
+            readings = (view.text.casefold(), *(decoded.text.casefold() for decoded in view.decoded))
+            self._read[text] = readings
+            self._read_chars += len(text)
+            while self._read_chars > _READ_CHARS:
+                self._read_chars -= len(self._read.popitem(last=False)[0])
+        else:
+            self._read.move_to_end(text)
+        return readings
+
+    def is_structure(self, field: str, value: Any) -> bool:
+        """True when the record field `field` is on the policy's structural allow list and `value` has
+        its shape (an id, a time, a kind): such a value is written as it is."""
+        shape = self._shapes.get(field)
+        return shape is not None and shape.fullmatch(value if type(value) is str else str(value)) is not None
 
     def is_safe_attribute(self, key: str) -> bool:
         """True when the policy lists the attribute as never personal."""
@@ -125,7 +213,11 @@ class ScrubEngine:
 
     # plans ---------------------------------------------------------------------------------------------
     def _plans_of(self, items: Sequence[Item]) -> list[Plan | None]:
-        return [None if key is not None and self.is_safe_attribute(key) else self._plan(value, key)
+        key_hint, safe_value = self.analyzer.key_hint, self._safe_value.fullmatch
+        return [None if (key is not None and self.is_safe_attribute(key)
+                         and (type(value) is not str or safe_value(value) is not None))
+                or (type(value) in (int, float) and key_hint(key) is None)  # a number no key makes personal
+                else self._plan(value, key)
                 for _, key, value in items]
 
     def _plan(self, value: Any, key: str | None) -> Plan:
@@ -154,13 +246,14 @@ class ScrubEngine:
                 ctx.remember(leaf.entity or "", leaf.text)
             elif detections and leaf.kind == PROSE and leaf.text not in ctx.learned and leaf.masked.strip():
                 ctx.learned.add(leaf.text)
-                masked = leaf.masked
-                for found in self.detections(masked) or []:
-                    ctx.remember(found.entity, masked[found.start : found.end], detected=True)
+                view = leaf.view
+                for text in (view.text, *(decoded.text for decoded in view.decoded)):
+                    for found in self.detections(text) or []:
+                        ctx.remember(found.entity, text[found.start : found.end], detected=True)
 
     def _apply(self, plan: Plan, ctx: ScrubContext, label: str | None) -> Any:
-        self.report.strings += len(plan.leaves) + plan.nested
-        self.report.json_strings += plan.nested
+        self._counts.strings += len(plan.leaves) + plan.nested
+        self._counts.json_strings += plan.nested
         dirty = plan.dirty if plan.dirty is not None else self._dirty(plan)
         if not dirty and plan.source is not None and not ctx.might_match(plan.words):
             # System prompts, tool schemas, history without personal data: shared by every trace and
@@ -204,17 +297,18 @@ class ScrubEngine:
         plan.dirty = [
             index for index, leaf in enumerate(plan.leaves)
             if leaf.kind != PROSE or leaf.fixed_unicode or leaf.blobs or len(leaf.masked) > limit
-            or (leaf.masked.strip() and self.detections(leaf.masked) != [])
+            or (leaf.masked.strip() and self.detections(leaf.view.text) != [])
+            or any(self.detections(decoded.text) != [] for decoded in leaf.view.decoded)
         ]
         return plan.dirty
 
     def _encode_failed(self) -> str:
-        self.report.redacted_on_error += 1
+        self._counts.redacted_on_error += 1
         return REDACTED
 
     # one leaf ------------------------------------------------------------------------------------------
     def _leaf(self, leaf: Leaf, ctx: ScrubContext, label: str | None) -> str:
-        report = self.report
+        report = self._counts
         if leaf.fixed_unicode:
             report.invalid_unicode += 1
         if leaf.kind == CONST:
@@ -251,19 +345,39 @@ class ScrubEngine:
         return token, (entity,), 0
 
     def _prose(self, leaf: Leaf, ctx: ScrubContext) -> Done | None:
-        """Prose: what the analyzer and the trace's known values find in it; None when analysis failed."""
-        masked = leaf.masked
+        """Prose: what the analyzer and the trace's known values find in it, read through its disguises
+        (`scrubbers.disguise`) and replaced in the original; None when analysis failed."""
+        masked, view = leaf.masked, leaf.view
         if len(masked) > self.policy.ner_max_chars:
-            self.report.ner_skipped += 1
-        found = self.detections(masked) if masked.strip() else []
+            self._counts.ner_skipped += 1
+        found = self.detections(view.text) if view.text.strip() else []
         if found is None:
             return None
-        known = [Detection(s, e, entity, _KNOWN_SCORE) for s, e, entity in ctx.known_matches(masked, leaf.words)]
-        output, entities, blobs = self._replace(leaf.text, leaf.blobs + found + known, ctx)
+        known = ctx.known_matches(view.text, leaf.words)
+        if view.begin is not None:  # detected in the view: replaced where it sits in the original
+            found = [Detection(*view.span(d.start, d.end), d.entity, d.score) for d in found]
+            known = [(*view.span(start, end), entity) for start, end, entity in known]
+        found += [Detection(start, end, entity, _KNOWN_SCORE) for start, end, entity in known]
+        surfaces: dict[tuple[int, int], str] = {}
+        for decoded in view.decoded:  # base64 of text: scanned decoded, redacted whole on a hit
+            hits = self.detections(decoded.text)
+            if hits is None:
+                return None
+            hits = hits + [Detection(start, end, entity, _KNOWN_SCORE) for start, end, entity
+                           in ctx.known_matches(decoded.text, frozenset(_words(decoded.text)))]
+            if hits:
+                best = max(hits, key=_rank)
+                found.append(Detection(decoded.start, decoded.end, best.entity, best.score))
+                surfaces[(decoded.start, decoded.end)] = decoded.text[best.start : best.end]
+        output, entities, blobs = self._replace(leaf.text, leaf.blobs + found, ctx, surfaces)
         return None if output is leaf.text else output, entities, blobs
 
-    def _replace(self, text: str, found: list[Detection], ctx: ScrubContext) -> tuple[str, tuple[str, ...], int]:
-        """(output, entity of each replacement, blobs redacted): overlapping detections merge, the best names it."""
+    def _replace(self, text: str, found: list[Detection], ctx: ScrubContext,
+                 surfaces: dict[tuple[int, int], str] | None = None) -> tuple[str, tuple[str, ...], int]:
+        """(output, entity of each replacement, blobs redacted): overlapping detections merge, the best names it.
+
+        A replaced value is known by what it says (its disguises taken off, or what its base64 decodes
+        to, from `surfaces`), so a disguised copy gets the placeholder of the plain one."""
         if not found:
             return text, (), 0
         groups: list[list[Any]] = []  # [start, end, best detection]
@@ -281,7 +395,7 @@ class ScrubEngine:
                 token = "<BLOB>"
                 blobs += 1
             else:
-                surface = text[start:end]
+                surface = (surfaces or {}).get((start, end)) or view_of(text[start:end]).text
                 token = ctx.placeholder(best.entity, surface)
                 ctx.remember(best.entity, surface, detected=best.score != _KNOWN_SCORE)
                 entities.append(best.entity)
@@ -297,9 +411,11 @@ class ScrubEngine:
         for plan in plans:
             for leaf in _unsettled(plan) if plan is not None else ():
                 if leaf.kind == PROSE and leaf.text not in self._fresh:
-                    masked = leaf.masked
-                    if masked.strip() and masked not in texts:
-                        texts[masked] = None
+                    view = leaf.view
+                    if view.text.strip() and view.text not in texts:
+                        texts[view.text] = None
+                    for decoded in view.decoded:
+                        texts[decoded.text] = None
         todo = []
         for text in texts:
             cached = self._cached(text)
@@ -346,7 +462,7 @@ class ScrubEngine:
         return found
 
     def _store(self, text: str, found: list[Detection]) -> None:
-        self.report.unique_strings += 1
+        self._counts.unique_strings += 1
         if self.policy.cache_size:
             self._cache[self._cache_key(text)] = found
             while len(self._cache) > self.policy.cache_size:
@@ -363,6 +479,10 @@ def _unsettled(plan: Plan) -> Iterator[Leaf]:
             yield from _unsettled(part)
     else:
         yield from plan.leaves
+
+
+def _words(text: str) -> Iterator[str]:
+    return (word.casefold() for word in _WORD.findall(text))
 
 
 def _rank(d: Detection) -> tuple[bool, float, int]:

@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import regex
 
-from scrubbers.splice import Member, Spliced, SplicingBuilder
-from scrubbers.structure import SCHEMA_LABELS, Encoder, decode, is_schema, normalise_key
+from scrubbers.disguise import View, view_of
+from scrubbers.keyrules import NOWHERE, SCHEMA, SCHEMA_POSITIONS, KeyRules
+from scrubbers.splice import Member, Spliced, Splicer
+from scrubbers.structure import SCHEMA_LABELS, Encoder, decode
 
 if TYPE_CHECKING:
     from scrubbers.analysis import Analyzer, Detection
@@ -39,7 +41,7 @@ class Leaf:
     """One string leaf: replaced whole (a value under a personal key), analysed as prose, or a constant."""
 
     __slots__ = ("kind", "text", "entity", "numeric", "fixed_unicode", "counter", "_analyzer", "_masked",
-                 "_blobs", "_words")
+                 "_blobs", "_words", "_view")
 
     def __init__(self, kind: int, text: str, analyzer: Analyzer, *, entity: str | None = None,
                  numeric: bool = False, fixed_unicode: bool = False, counter: str | None = None):
@@ -51,6 +53,14 @@ class Leaf:
         self._masked: str | None = None
         self._blobs: list[Detection] = []
         self._words: frozenset[str] | None = None
+        self._view: View | None = None
+
+    @property
+    def view(self) -> View:
+        """The masked text with its disguises taken off (`scrubbers.disguise`): what detection reads."""
+        if self._view is None:
+            self._view = view_of(self.masked)
+        return self._view
 
     @property
     def masked(self) -> str:
@@ -73,7 +83,9 @@ class Leaf:
     def words(self) -> frozenset[str]:
         """Case-folded word tokens of the masked text: a known value can only occur where its first word does."""
         if self._words is None:
-            self._words = frozenset(word.casefold() for word in _WORD.findall(self.masked))
+            view = self.view
+            texts = [view.text, *(decoded.text for decoded in view.decoded)]
+            self._words = frozenset(word.casefold() for text in texts for word in _WORD.findall(text))
         return self._words
 
 
@@ -93,19 +105,21 @@ class Nested:
     Python cost more than `json.dumps` of the rebuilt value.)
     """
 
-    __slots__ = ("template", "encode", "original", "start", "end")
+    __slots__ = ("template", "encode", "original", "start", "end", "rewrite")
 
-    def __init__(self, template: Any, encode: Encoder, original: str, start: int, end: int):
+    def __init__(self, template: Any, encode: Encoder, original: str, start: int, end: int, rewrite: bool = False):
         self.template, self.encode, self.original, self.start, self.end = template, encode, original, start, end
+        self.rewrite = rewrite  # the original holds what the decoded value does not (a duplicate key)
 
 
 class Sub:
-    """A dict or list with leaves somewhere inside: rebuilt only when one of them changed."""
+    """A dict or list with leaves somewhere inside: rebuilt only when one of them changed. `keys` holds
+    the holes of the dict's keys that are scrubbed as text."""
 
-    __slots__ = ("node", "original", "start", "end")
+    __slots__ = ("node", "original", "start", "end", "keys")
 
-    def __init__(self, node: Any, original: Any, start: int, end: int):
-        self.node, self.original, self.start, self.end = node, original, start, end
+    def __init__(self, node: Any, original: Any, start: int, end: int, keys: dict[Any, Hole] | None = None):
+        self.node, self.original, self.start, self.end, self.keys = node, original, start, end, keys
 
 
 class Plan:
@@ -149,48 +163,61 @@ class Plan:
         return self._words
 
 
-class PlanBuilder(SplicingBuilder):
-    """Walks a value once under the policy's key rules and builds its plan."""
+class PlanState:
+    """What a plan under construction holds so far (shared with `scrubbers.splice`, which adds members)."""
 
-    def __init__(self, policy: ScrubPolicy, analyzer: Analyzer, exempt_parents: frozenset[str]):
+    __slots__ = ("leaves", "nested", "parts")
+
+    def __init__(self) -> None:
+        self.leaves: list[Leaf] = []
+        self.nested = 0
+        """Strings that held JSON (or a repr) so far."""
+        self.parts: list[tuple[int, Plan]] = []
+        """Shared member plans placed so far, with their first leaf's index."""
+
+
+class PlanBuilder:
+    """Walks a value once under the policy's key rules (`scrubbers.keyrules`) and builds its plan."""
+
+    def __init__(self, policy: ScrubPolicy, analyzer: Analyzer):
         self.policy, self.analyzer = policy, analyzer
-        self._exempt_parents = exempt_parents
-        self._exempt_siblings = tuple(policy.key_hint_exempt_siblings)
-        self._leaves: list[Leaf] = []
-        self._nested = 0
-        self._parent_cache: dict[str, bool] = {}
+        self.rules = KeyRules(policy, analyzer)
+        self.state = PlanState()
         self._prose: dict[tuple[str, bool], Leaf] = {}
-        self._parts: list[tuple[int, Plan]] = []
-        self._members: dict[tuple[Any, ...], tuple[Plan, Encoder, str]] = {}  # see SplicingBuilder
-        self._member_chars = 0
+        self.splicer = Splicer(self)
 
     def value(self, value: Any, key: str | None) -> Plan:
         """The plan of any JSON-like value found under `key` (None: no key)."""
-        self._leaves, self._nested, self._parts = [], 0, []
-        template = self._value(value, key, self.analyzer.key_hint(key), 0)
+        self.state = PlanState()
+        # an attribute whose value is a schema (`llm.tools.0.tool.json_schema`) puts it in a schema position
+        position = SCHEMA if key is not None and key.rsplit(".", 1)[-1] in SCHEMA_POSITIONS else NOWHERE
+        template = self.walk(value, key, self.analyzer.key_hint(key), 0, position)
         source = value if isinstance(value, str) and not isinstance(template, str) else None
-        return self._plan(template, len(value) if isinstance(value, str) else 0, source)
+        return self.plan_of(template, len(value) if isinstance(value, str) else 0, source)
 
-    def _plan(self, template: Any, size: int, source: str | None = None) -> Plan:
-        plan = Plan(template, self._leaves, size, self._nested, source)
-        if self._parts and sum(len(part.leaves) for _, part in self._parts) == len(self._leaves):
-            plan.parts = self._parts
+    def plan_of(self, template: Any, size: int, source: str | None = None) -> Plan:
+        """The plan of a template walked into the current state."""
+        state = self.state
+        plan = Plan(template, state.leaves, size, state.nested, source)
+        if state.parts and sum(len(part.leaves) for _, part in state.parts) == len(state.leaves):
+            plan.parts = state.parts
         return plan
 
     def prose(self, text: str, key: str | None) -> Plan:
         """The plan of a text read as prose (never decoded as JSON)."""
-        self._leaves, self._parts = [], []
+        self.state = PlanState()
         hint = self.analyzer.key_hint(key)
         if not text:
             return Plan(text, [], 0)
         text, fixed = _valid_unicode(text)
         if hint is not None and not self.analyzer.hint_exempt(text):
-            return Plan(self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed), self._leaves, len(text))
-        return Plan(self._prose_leaf(text, fixed), self._leaves, len(text))
+            return Plan(self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed), self.state.leaves, len(text))
+        return Plan(self._prose_leaf(text, fixed), self.state.leaves, len(text))
 
     def _leaf(self, kind: int, text: str, **options: Any) -> Hole:
-        self._leaves.append(Leaf(kind, text, self.analyzer, **options))
-        return Hole(len(self._leaves) - 1)
+        leaves = self.state.leaves
+        leaves.append(Leaf(kind, text, self.analyzer, **options))
+        return Hole(len(leaves) - 1)
 
     def _prose_leaf(self, text: str, fixed: bool) -> Hole:
         # The same prose comes back in every model call of a trace (the history): one shared Leaf per
@@ -201,20 +228,22 @@ class PlanBuilder(SplicingBuilder):
             if len(self._prose) >= _SHARED_PROSE_LEAVES:
                 self._prose.clear()
             leaf = self._prose[key] = Leaf(PROSE, text, self.analyzer, fixed_unicode=fixed)
-        self._leaves.append(leaf)
-        return Hole(len(self._leaves) - 1)
+        leaves = self.state.leaves
+        leaves.append(leaf)
+        return Hole(len(leaves) - 1)
 
-    def _value(self, value: Any, key: str | None, hint: tuple[str, bool] | None, depth: int) -> Any:
+    def walk(self, value: Any, key: str | None, hint: tuple[str, bool] | None, depth: int, position: int) -> Any:
+        """The template of `value` (under `key`, with key rule `hint`, at `depth` and schema `position`)."""
         if depth > self.policy.max_depth:
             return self._leaf(CONST, REDACTED, counter="too_deep")
         kind = type(value)
         if kind is str:  # the common cases first, by exact type (this walk is the hot path of planning)
-            return self._string(value, hint, depth) if value else value
+            return self._string(value, hint, depth, position) if value else value
         if kind is dict or (kind is not list and isinstance(value, dict)):
-            return self._dict(value, key, hint, depth)
+            return self._dict(value, key, hint, depth, position)
         if kind is list or isinstance(value, (list, tuple)):
-            start = len(self._leaves)
-            return self._container([self._value(item, key, hint, depth + 1) for item in value], value, start)
+            start, inner = len(self.state.leaves), KeyRules.item_position(position)
+            return self._container([self.walk(item, key, hint, depth + 1, inner) for item in value], value, start)
         if isinstance(value, str):
             return self._string(value, hint, depth)
         if value is None or isinstance(value, bool):
@@ -225,42 +254,35 @@ class PlanBuilder(SplicingBuilder):
             return self._string(bytes(value).decode("utf-8", "surrogateescape"), hint, depth)
         return self._string(str(value), hint, depth)  # unknown objects: their text, scrubbed
 
-    def _dict(self, value: dict, key: str | None, hint: tuple[str, bool] | None, depth: int) -> Any:
-        schema = _is_schema(value)
-        if schema:  # a JSON schema describes fields; its leaves are never personal data
-            hint, exempt = None, True
-        else:
-            exempt = key is not None and self._exempt_parent(key)
-            exempt = exempt or any(sibling in value for sibling in self._exempt_siblings)
-        # A hint that covers the subtree passes to every child; otherwise each child's own key decides.
-        inherited = hint if hint is not None and hint[1] else None
-        key_hint = self.analyzer.key_hint
-        start, depth = len(self._leaves), depth + 1
+    def _dict(self, value: dict, key: str | None, hint: tuple[str, bool] | None, depth: int, position: int) -> Any:
+        rules = self.rules
+        node = rules.node(key, hint, value, value.get("type"), len(value), position)
+        start, depth = len(self.state.leaves), depth + 1
         walked: Any = {}
+        keys: dict[Any, Hole] = {}
         for k, v in value.items():
             name = k if type(k) is str else str(k)
-            if schema and name in SCHEMA_LABELS and type(v) is str and depth <= self.policy.max_depth:
+            if not rules.plain_key(name):  # a key that is not a code-defined name is text: scrubbed
+                keys[k] = self._prose_leaf(*_valid_unicode(name))
+            if node.schema and name in SCHEMA_LABELS and type(v) is str and depth <= self.policy.max_depth:
                 walked[k] = v  # a field's type, title, description: kept as written
             else:
-                walked[k] = self._value(v, name, inherited or (None if exempt else key_hint(name)), depth)
-        return self._container(walked, value, start)
+                member_hint, member_position = rules.member(node, name)
+                walked[k] = self.walk(v, name, member_hint, depth, member_position)
+        return self._container(walked, value, start, keys or None)
 
-    def _container(self, walked: Any, original: Any, start: int) -> Any:
+    def _container(self, walked: Any, original: Any, start: int, keys: dict[Any, Hole] | None = None) -> Any:
         # Nothing to scrub inside: the original itself stands in the template, and is never walked again.
-        return original if len(self._leaves) == start else Sub(walked, original, start, len(self._leaves))
+        end = len(self.state.leaves)
+        return original if end == start else Sub(walked, original, start, end, keys)
 
-    def _exempt_parent(self, key: str) -> bool:
-        if key not in self._parent_cache:
-            self._parent_cache[key] = normalise_key(key) in self._exempt_parents
-        return self._parent_cache[key]
-
-    def _string(self, text: str, hint: tuple[str, bool] | None, depth: int) -> Any:
+    def _string(self, text: str, hint: tuple[str, bool] | None, depth: int, position: int = NOWHERE) -> Any:
         if not text:
             return text
         text, fixed = (text, False) if text.isascii() else _valid_unicode(text)
         if hint is not None and not self.analyzer.hint_exempt(text):
             return self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed)
-        spliced = self._spliced(text, depth)
+        spliced = self.splicer.spliced(text, depth, position)
         if spliced is not None:
             return spliced
         try:
@@ -269,10 +291,11 @@ class PlanBuilder(SplicingBuilder):
             return self._leaf(CONST, REDACTED, counter="too_deep")
         if decoded is None:
             return self._prose_leaf(text, fixed)
-        self._nested += 1
-        start = len(self._leaves)
-        template = self._value(decoded.value, None, None, depth + 1)
-        return Nested(template, decoded.encode, text, start, len(self._leaves))
+        state = self.state
+        state.nested += 1
+        start = len(state.leaves)
+        template = self.walk(decoded.value, None, None, depth + 1, position)
+        return Nested(template, decoded.encode, text, start, len(state.leaves), decoded.rewrite)
 
 
 def fill(template: Any, leaves: list[Leaf], outputs: list[Any], on_error: Any, visited: Iterable[int],
@@ -310,11 +333,14 @@ def _fill(template: Any, run: _Filling, base: int) -> Any:
             return template.original
         node = template.node
         if type(node) is dict:
-            return {k: _fill(v, run, base) for k, v in node.items()}
+            keys = template.keys
+            if keys is None:
+                return {k: _fill(v, run, base) for k, v in node.items()}
+            return {(_fill(keys[k], run, base) if k in keys else k): _fill(v, run, base) for k, v in node.items()}
         walked = [_fill(v, run, base) for v in node]
         return walked if type(template.original) is list else type(template.original)(walked)
     if kind is Nested:
-        if run.changed[base + template.end] == run.changed[base + template.start]:
+        if run.changed[base + template.end] == run.changed[base + template.start] and not template.rewrite:
             return template.original
         try:
             return template.encode(_fill(template.template, run, base))
@@ -351,6 +377,3 @@ def _valid_unicode(text: str) -> tuple[str, bool]:
         return text, False
     return _SURROGATE.sub("\ufffd", text), True
 
-
-def _is_schema(node: dict[Any, Any]) -> bool:
-    return is_schema(node.get("type"), len(node))

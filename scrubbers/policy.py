@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import regex
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -65,6 +65,41 @@ class KeyHint(BaseModel):
         return [_check_regex(key) for key in keys]
 
 
+class StructureRules(BaseModel):
+    """What in a trace record is structure: fields kept as written when their value has the field's shape.
+
+    Every other string of a record (names, keys, trace state, unknown fields, attribute values outside
+    `safe_attributes`) is scrubbed; a structural field whose value does not have its shape is scrubbed
+    too, and redacted whole when nothing in it was recognised (fail closed)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    shapes: dict[str, str] = {}
+    """Shape name → regex a structural value must match in full (`hex_id`, `unix_nano`, `span_kind`)."""
+    fields: dict[str, str] = {}
+    """Record field (as the export spells it: `traceId`, `trace_id`, `spanID`, ...) → its shape name."""
+    safe_values: str = ""
+    """Regex (full match) a string under a `safe_attributes` key must match to pass unscrubbed (a model,
+    tool or agent name, a version); any other value there is scrubbed like all text."""
+
+    @field_validator("safe_values")
+    @classmethod
+    def _valid_safe_values(cls, pattern: str) -> str:
+        return _check_regex(pattern)
+
+    @field_validator("shapes")
+    @classmethod
+    def _valid_shapes(cls, shapes: dict[str, str]) -> dict[str, str]:
+        return {name: _check_regex(pattern) for name, pattern in shapes.items()}
+
+    @model_validator(mode="after")
+    def _known_shapes(self) -> StructureRules:
+        unknown = sorted({shape for shape in self.fields.values() if shape not in self.shapes})
+        if unknown:
+            raise ValueError(f"structure.fields names shapes that structure.shapes does not define: {', '.join(unknown)}")
+        return self
+
+
 class ScrubPolicy(BaseModel):
     """All scrubbing rules; `scrubbers/policies/default.yaml` is the shipped default."""
 
@@ -106,6 +141,9 @@ class ScrubPolicy(BaseModel):
     """Span attribute keys passed through unchanged (ids, model names, token counts, tool names)."""
     safe_attribute_prefixes: list[str] = []
     """Span attribute key prefixes passed through unchanged (`gen_ai.usage.`, `telemetry.sdk.`)."""
+    structure: StructureRules = StructureRules()
+    """The structural allow list of trace records (ids, times, kinds, status codes); nothing else in a
+    record passes unscrubbed."""
     name_part_stopwords: list[str] = []
     """Words never used alone as a known first/last name (June, May, Will): they are also common words."""
     blob_min_chars: int = Field(200, ge=32)

@@ -32,6 +32,12 @@ class ScrubReport(BaseModel):
     """Texts longer than `ner_max_chars`: scrubbed by patterns, key rules and known values only."""
     json_strings: int = 0
     """Strings that held JSON (or a Python repr) and were re-encoded the way they came."""
+    misfits_redacted: int = 0
+    """Structural record fields (ids, times, kinds) whose value did not have the policy's shape for them
+    and held nothing recognised: redacted whole (not understood, so not written)."""
+    output_check_redacted: int = 0
+    """Fields redacted whole by the output check: after scrubbing they still held, in some form, a value
+    the run had removed elsewhere in the same trace (a rule missed it there)."""
     attributes_passed: int = 0
     """Attributes passed through unchanged because the policy lists them as safe."""
 

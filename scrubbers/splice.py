@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import json
 from json.decoder import scanstring
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from scrubbers.structure import SCHEMA_LABELS, is_schema, style_encoder
+from scrubbers.keyrules import NOWHERE, KeyRules
+from scrubbers.structure import SCHEMA_LABELS, style_encoder
+
+if TYPE_CHECKING:
+    from scrubbers.policy import ScrubPolicy
 
 SPLICE_MIN_CHARS = 1_000  # shorter JSON strings are decoded whole
 _LEVELS = 2  # a request's members, then the messages of its history
@@ -48,10 +53,11 @@ class Cut(NamedTuple):
     pieces: list[Piece]
 
 
-def cut_json(text: str, start: int, levels: int) -> Cut | None:
-    """The object or array starting at `text[start]`, cut `levels` deep; None when it is not plain JSON."""
+def cut_json(text: str, start: int, levels: int, plain_key: Callable[[str], bool] = lambda key: True) -> Cut | None:
+    """The object or array starting at `text[start]`, cut `levels` deep; None when it is not plain JSON
+    or a key at those levels is not `plain_key` (a key that is text is left to the whole-string walk)."""
     try:
-        return _cut(text, start, levels)
+        return _cut(text, start, levels, plain_key)
     except (ValueError, IndexError, RecursionError):
         return None
 
@@ -62,7 +68,7 @@ def _skip(text: str, at: int) -> int:
     return at
 
 
-def _cut(text: str, start: int, levels: int) -> Cut | None:
+def _cut(text: str, start: int, levels: int, plain_key: Callable[[str], bool]) -> Cut | None:
     is_object = text[start] == "{"
     close = "}" if is_object else "]"
     pieces: list[Piece] = []
@@ -76,15 +82,15 @@ def _cut(text: str, start: int, levels: int) -> Cut | None:
             if text[at] != '"':
                 return None
             key, at = scanstring(text, at + 1)
-            if key in keys:  # a decoded object keeps the last duplicate only: leave it to the whole path
-                return None
+            if key in keys or not plain_key(key):  # a decoded object keeps the last duplicate only, and a
+                return None  # key that is text needs a leaf: both are left to the whole path
             keys.add(key)
             at = _skip(text, at)
             if text[at] != ":":
                 return None
             at = _skip(text, at + 1)
         if levels > 1 and text[at] in "{[":
-            inner = _cut(text, at, levels - 1)
+            inner = _cut(text, at, levels - 1, plain_key)
             if inner is None:
                 return None
             pieces.append(Piece(key, at, inner.end, None, inner))
@@ -121,85 +127,112 @@ class Spliced:
         self.pieces, self.original, self.start, self.end, self.whole = pieces, original, start, end, whole
 
 
-class SplicingBuilder:
-    """The part of `PlanBuilder` that plans a big JSON string member by member.
+class Walker(Protocol):
+    """What the splicer needs of the plan builder it works for (`scrubbers.plan.PlanBuilder`)."""
 
-    It works on the builder's state (`_leaves`, `_nested`, `_parts`, `_members`) and calls its `_value`
-    for each member exactly as the whole-string walk would, with the same key, key rule and depth, so a
-    spliced plan has the same leaves in the same order as the decoded one.
+    policy: ScrubPolicy
+    rules: KeyRules
+    state: Any
+    """The plan under construction: `leaves`, `nested`, `parts` (`scrubbers.plan.PlanState`)."""
+
+    def walk(self, value: Any, key: str | None, hint: Any, depth: int, position: int) -> Any:
+        """The template of a value, exactly as the whole-string walk makes it."""
+
+    def plan_of(self, template: Any, size: int) -> Any:
+        """The plan of a template walked into the current state."""
+
+
+class Splicer:
+    """Plans a big JSON string member by member, for a `Walker`.
+
+    Each member is walked with the walker's own `walk`, with the same key, key rule (`KeyRules`, the one
+    rule both walks use), position and depth as the whole-string walk, so a spliced plan has the same
+    leaves in the same order as the decoded one.
     """
 
-    def _spliced(self, text: str, depth: int) -> Spliced | None:
-        if len(text) < SPLICE_MIN_CHARS or "\n" in text or depth + 1 + _LEVELS > self.policy.max_depth:  # type: ignore[attr-defined]
+    def __init__(self, walker: Walker):
+        self._walker = walker
+        self._members: dict[tuple[Any, ...], tuple[Any, Any, str]] = {}  # (plan, encoder, text) by member
+        self._member_chars = 0
+
+    @property
+    def member_chars(self) -> int:
+        """Characters of the member plans made so far and still cached (how much went this way)."""
+        return self._member_chars
+
+    def spliced(self, text: str, depth: int, position: int = NOWHERE) -> Spliced | None:
+        """The spliced template of `text`, or None when it is not a single-line JSON text worth cutting."""
+        walker = self._walker
+        if len(text) < SPLICE_MIN_CHARS or "\n" in text or depth + 1 + _LEVELS > walker.policy.max_depth:
             return None
         first = len(text) - len(text.lstrip(_SPACE))
         if first == len(text) or text[first] not in "{[":
             return None
-        found = cut_json(text, first, _LEVELS)
+        found = cut_json(text, first, _LEVELS, walker.rules.plain_key)
         if found is None or text[found.end:].strip(_SPACE):
             return None
-        self._nested += 1  # type: ignore[has-type]
-        start = len(self._leaves)  # type: ignore[has-type]
-        node = self._cut_node(text, found, None, None, depth + 1)
-        return Spliced([text[:first], node, text[found.end:]], text, start, len(self._leaves), whole=True)  # type: ignore[has-type]
+        state = walker.state
+        state.nested += 1
+        start = len(state.leaves)
+        node = self._cut_node(text, found, None, None, depth + 1, position)
+        return Spliced([text[:first], node, text[found.end:]], text, start, len(state.leaves), whole=True)
 
-    def _cut_node(self, text: str, cut: Cut, key: str | None, hint: Any, depth: int) -> Any:
-        """What `_value` makes of the object or array `cut`, at `depth`, as text pieces and members."""
-        exempt, inherited, schema = False, None, False
+    def _cut_node(self, text: str, cut: Cut, key: str | None, hint: Any, depth: int, position: int) -> Any:
+        """What `walk` makes of the object or array `cut`, at `depth`, as text pieces and members."""
+        rules, state = self._walker.rules, self._walker.state
+        node = None
         if cut.is_object:
             kind = next((piece.value for piece in cut.pieces if piece.key == "type"), None)
-            schema = is_schema(kind, len(cut.pieces))
-            if schema:
-                exempt = True
-            else:
-                exempt = key is not None and self._exempt_parent(key)  # type: ignore[attr-defined]
-                siblings = self._exempt_siblings  # type: ignore[attr-defined]
-                exempt = exempt or any(piece.key in siblings for piece in cut.pieces)
-                inherited = hint if hint is not None and hint[1] else None
-        start = len(self._leaves)  # type: ignore[has-type]
+            node = rules.node(key, hint, {piece.key for piece in cut.pieces}, kind, len(cut.pieces), position)
+        start = len(state.leaves)
         pieces: list[Any] = []
-        position = cut.start
+        at = cut.start
         for piece in cut.pieces:
-            if cut.is_object:
+            if node is not None:
                 child_key = piece.key
-                child_hint = inherited or (None if exempt else self.analyzer.key_hint(child_key))  # type: ignore[attr-defined]
+                if node.schema and child_key in SCHEMA_LABELS and type(piece.value) is str:
+                    pieces += [text[at : piece.start], text[piece.start : piece.end]]  # a label: as written
+                    at = piece.end
+                    continue
+                child_hint, child_position = rules.member(node, child_key)
             else:
-                child_key, child_hint = key, hint
-            pieces.append(text[position : piece.start])
-            if schema and child_key in SCHEMA_LABELS and type(piece.value) is str:
-                pieces.append(text[piece.start : piece.end])  # a field's label: kept as written
-            elif piece.cut is not None:
-                pieces.append(self._cut_node(text, piece.cut, child_key, child_hint, depth + 1))
+                child_key, child_hint, child_position = key, hint, KeyRules.item_position(position)
+            pieces.append(text[at : piece.start])
+            if piece.cut is not None:
+                pieces.append(self._cut_node(text, piece.cut, child_key, child_hint, depth + 1, child_position))
             elif child_hint is None and (piece.value is None or type(piece.value) in (bool, int, float)):
                 pieces.append(text[piece.start : piece.end])  # a plain number or constant: nothing to plan
             else:
-                pieces.append(self._member(text[piece.start : piece.end], piece.value, child_key, child_hint, depth + 1))
-            position = piece.end
-        pieces.append(text[position : cut.end])
+                member_text = text[piece.start : piece.end]
+                pieces.append(self._member(member_text, piece.value, child_key, child_hint, depth + 1, child_position))
+            at = piece.end
+        pieces.append(text[at : cut.end])
         original = text[cut.start : cut.end]
-        return original if len(self._leaves) == start else Spliced(pieces, original, start, len(self._leaves))  # type: ignore[has-type]
+        return original if len(state.leaves) == start else Spliced(pieces, original, start, len(state.leaves))
 
-    def _member(self, text: str, value: Any, key: str | None, hint: Any, depth: int) -> Any:
+    def _member(self, text: str, value: Any, key: str | None, hint: Any, depth: int, position: int) -> Any:
         """A member's shared plan placed at the current leaf; its text alone when nothing in it can change."""
-        cache_key = (text, key, hint, depth)
-        entry = self._members.get(cache_key)  # type: ignore[has-type]
+        walker = self._walker
+        cache_key = (text, key, hint, depth, position)
+        entry = self._members.get(cache_key)
         if entry is None:
-            saved = self._leaves, self._nested, self._parts  # type: ignore[has-type]
-            self._leaves, self._nested, self._parts = [], 0, []
+            saved = walker.state
+            walker.state = type(saved)()
             try:
-                plan = self._plan(self._value(value, key, hint, depth), len(text))  # type: ignore[attr-defined]
+                plan = walker.plan_of(walker.walk(value, key, hint, depth, position), len(text))
             finally:
-                self._leaves, self._nested, self._parts = saved
+                walker.state = saved
             entry = self._members[cache_key] = (plan, style_encoder(text, value), text)
-            self._member_chars += len(text)  # type: ignore[has-type]
+            self._member_chars += len(text)
             while self._member_chars > _MEMBER_CACHE_CHARS:
                 evicted = next(iter(self._members))
                 self._member_chars -= len(self._members.pop(evicted)[2])
         plan, encode, text = entry
-        self._nested += plan.nested
+        state = walker.state
+        state.nested += plan.nested
         if not plan.leaves:
             return text
-        member = Member(plan, len(self._leaves), text, encode)
-        self._parts.append((member.offset, plan))
-        self._leaves.extend(plan.leaves)
+        member = Member(plan, len(state.leaves), text, encode)
+        state.parts.append((member.offset, plan))
+        state.leaves.extend(plan.leaves)
         return member

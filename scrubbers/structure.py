@@ -26,6 +26,9 @@ class Decoded(NamedTuple):
     """The decoded dict or list."""
     encode: Encoder
     """Writes a changed value back in the string's own style."""
+    rewrite: bool = False
+    """The text holds what the value does not (a key twice: the decoded object keeps the last copy), so
+    it must be written from the value even when nothing in it changed."""
 
 
 def decode(text: str) -> Decoded | None:
@@ -40,8 +43,9 @@ def decode(text: str) -> Decoded | None:
     if len(body) < 2 or body[0] not in "[{" or body[-1] not in "]}":
         return None
     lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    duplicated = []
     try:
-        value = json.loads(body)
+        value = json.loads(body, object_pairs_hook=_pairs(duplicated))
     except RecursionError:
         raise ValueError("nested too deeply to decode") from None
     except ValueError:
@@ -51,7 +55,17 @@ def decode(text: str) -> Decoded | None:
         return Decoded(value, lambda obj: lead + repr(obj) + trail)
     if not isinstance(value, (dict, list)):
         return None
-    return Decoded(value, style_encoder(body, value, lead, trail))
+    return Decoded(value, style_encoder(body, value, lead, trail), bool(duplicated))
+
+
+def _pairs(duplicated: list[bool]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(items)
+        if len(obj) != len(items):
+            duplicated.append(True)
+        return obj
+
+    return pairs
 
 
 def style_encoder(body: str, value: Any, lead: str = "", trail: str = "") -> Encoder:

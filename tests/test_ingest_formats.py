@@ -109,12 +109,12 @@ def decompressed_bytes(data: bytes, compression: str | None) -> list[bytes]:
 
 
 def rewrite_strings(export, record: Record, fn) -> Record:  # noqa: ANN001 - a StringSlot callback
-    """`fn(slot)` for every string value of the record; the record with what it returned (None: kept)."""
+    """`fn(slot)` for every value of the record; the record with what it returned (None: kept)."""
     changes = []
     for slot, path in export.slots(record):
         replacement = fn(slot)
         if replacement is not None and replacement != slot.value:
-            changes.append((path, replacement))
+            changes.append((path, replacement, slot.form))
     return export.rewrite(record, changes)
 
 
@@ -265,22 +265,30 @@ def test_otlp_json_variant_reads_like_the_canonical_form(variant: str, tmp_path:
     assert read_spans(tmp_path / "variant") == read_spans(tmp_path / "canonical.jsonl")
 
 
-def test_rewrite_offers_string_values_only_with_dotted_paths(tmp_path: Path) -> None:
+def test_rewrite_offers_every_text_key_and_number_of_the_record(tmp_path: Path) -> None:
+    # Fail closed: the codec offers everything; structural fields carry their field name for the policy.
     (tmp_path / "one.jsonl").write_text(json.dumps(otlp_request()) + "\n")
     export = open_export(tmp_path / "one.jsonl")
     (record,) = export.records()
     slots = []
     rewrite_strings(export, record, lambda slot: slots.append(slot))
-    offered = {(slot.owner, slot.key, slot.value) for slot in slots}
-    assert offered == {
+    values = {(slot.owner, slot.key, slot.value) for slot in slots if slot.field is None}
+    assert {
         ("resource", "service.name", "hr-agent"), ("scope", "scope.team", "payroll platform"),
+        ("scope", "otel.scope.name", "gcp.vertex.agent"), ("scope", "otel.scope.version", "1.22.1"),
+        ("span", None, "invoke_agent hr_agent"), ("span", None, "execute_tool get_employee_context"),
         ("span", "gen_ai.agent.name", "hr_agent"),
         ("span", "gen_ai.tool.name", "get_employee_context"),
         ("span", "gcp.vertex.agent.tool_call_args", '{"employee_id": "E-44213"}'),
-        ("span", "tags.0", "payroll"), ("span", "meta.owner", "Dana Smith"),
+        ("span", "gen_ai.usage.input_tokens", 145), ("span", "gen_ai.request.temperature", 0.2),
+        ("span", "tags.0", "payroll"), ("span", "tags.1", 3), ("span", "meta.owner", "Dana Smith"),
+        ("span", "blob", "\x00\x01\x02"), ("event", None, "exception"),
         ("event", "exception.message", "no employee dana@example.com"), ("link", "link.note", "retry"),
         ("status", "status.message", "ValueError: bad id"),
-    }
+    } == values
+    structural = {(slot.field, str(slot.value)) for slot in slots if slot.field is not None}
+    assert {("traceId", TRACE_ID), ("spanId", TOOL_ID), ("kind", "1"), ("code", "2"), ("key", "meta"),
+            ("key", "owner"), ("startTimeUnixNano", "1544712660100000000")} <= structural
     tool_slot = next(slot for slot in slots if slot.key == "meta.owner")
     assert (tool_slot.trace_id, tool_slot.span_id, tool_slot.span_name) == (TRACE_ID, TOOL_ID, "execute_tool get_employee_context")
     assert next(slot for slot in slots if slot.owner == "resource").trace_id == TRACE_ID  # the block holds one trace

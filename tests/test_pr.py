@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -24,7 +25,8 @@ DRAFT = DRAFTS / "hr.policy_carryover_001.yaml"
 BRANCH = "promote/hr.policy_carryover_001"
 TARGET = "evals/cases/hr.policy_carryover_001.yaml"
 OPEN = PrOptions(open=True)
-POLICY_SHA = "241694d619b8e3bc02387b50377eb29b5cd64a441093729901dd374bbd9c5f86"
+# the policy the committed draft was scrubbed with (it changes whenever the policy does)
+POLICY_SHA = re.search(r"policy: \w+@sha256:([0-9a-f]{64})", DRAFT.read_text()).group(1)
 
 
 def trailers(repo_dir: Path, commit: str) -> list[str]:

@@ -32,9 +32,9 @@ def _trace_items(engine: ScrubEngine) -> list[tuple]:
 def _scrub_all() -> tuple[list, ScrubEngine, int]:
     engine = ScrubEngine()
     items = _trace_items(engine)
-    spliced_before = engine._builder._member_chars
+    spliced_before = engine._builder.splicer.member_chars
     output = engine.scrub_many(items, learn=True)
-    return output, engine, engine._builder._member_chars - spliced_before
+    return output, engine, engine._builder.splicer.member_chars - spliced_before
 
 
 def test_spliced_plans_scrub_exactly_like_whole_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,4 +75,4 @@ def test_numbers_in_a_spliced_string_are_copied_not_planned_unless_a_key_makes_t
     text = json.dumps({"embedding": [0.125] * 300, "account_number": 12345678, "note": "Maria Gonzalez called"})
     out = json.loads(engine.scrub_value(text, engine.new_context(), key="tool.result"))
     assert out == {"embedding": [0.125] * 300, "account_number": "<US_BANK_NUMBER_1>", "note": "<PERSON_1> called"}
-    assert engine._builder._member_chars < 100  # the 300 numbers took no member plans
+    assert engine._builder.splicer.member_chars < 100  # the 300 numbers took no member plans

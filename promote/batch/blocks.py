@@ -106,12 +106,13 @@ def _traces(codec: RecordCodec, item: Record | Skipped) -> set[str]:
 
 
 def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
-    """Scrub every string value of a block with one placeholder context per trace."""
+    """Scrub every value of a block with one placeholder context per trace (fail closed: every string
+    of a record is scrubbed unless the policy's structural allow list keeps it)."""
     codec = RecordCodec(job.format)
-    before = engine.report.model_copy(deep=True)
     contexts: dict[str | None, Any] = {}
     records: list[Record] = []
     skipped: list[Skipped] = []
+    rewritten: set[int] = set()  # records whose bytes hold what their document does not
     spans = 0
     for item in job.items:
         if isinstance(item, Skipped):
@@ -120,21 +121,40 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
             continue
         if item.doc is None:  # shipped as bytes (see BlockJob.__getstate__)
             item = Record(item.where, item.raw, codec.decode(item.raw), item.prefix, item.suffix)
+        if codec.hidden(item):
+            rewritten.add(len(records))
         spans += codec.count_spans(item)
         records.append(item)
-    slots = [(position, slot, path) for position, record in enumerate(records) if record.raw is not REDACTED_LINE
-             for slot, path in codec.slots(record)]
+    slots, misfits = [], 0
+    for position, record in enumerate(records):
+        if record.raw is REDACTED_LINE:
+            continue
+        for slot, path in codec.slots(record):
+            if slot.field is not None:
+                if slot.value == "" or engine.is_structure(slot.field, slot.value):
+                    continue
+                misfits += 1
+            slots.append((position, slot, path))
     items = [(_context(contexts, slot.trace_id, job, engine), slot.key, slot.value) for _, slot, path in slots]
     # Learn first: every value found anywhere in the block is known to its trace's context before
     # any string is written, so a name detected late (the user's message) is also caught where it
     # came earlier (the root span's output).
-    replacements = engine.scrub_many(items, learn=True)
-    changes: dict[int, list[tuple[Any, str]]] = {}
-    for (position, slot, path), replacement in zip(slots, replacements):
+    done = engine.scrub_items(items, learn=True)
+    counts = done.report
+    changes: dict[int, list[tuple[Any, str, str]]] = {}
+    for (position, slot, path), (ctx, _, _), replacement in zip(slots, items, done.values):
+        if type(replacement) is str and engine.leaks(replacement, ctx):
+            # the output check: a value this trace is known to hold is never written, whatever rule missed it
+            replacement = engine.redacted
+            counts.output_check_redacted += 1
+        elif slot.field is not None and replacement == slot.value:
+            # a structural field without its shape, in which nothing was recognised: not understood
+            replacement = engine.redacted
+            counts.misfits_redacted += 1
         if replacement != slot.value:
-            changes.setdefault(position, []).append((path, replacement))
+            changes.setdefault(position, []).append((path, replacement, slot.form))
     # The records were decoded for this block alone: rewrite their documents in place.
-    scrubbed = [codec.rewrite(record, changes.get(position, []), in_place=True)
+    scrubbed = [codec.rewrite(record, changes.get(position, []), in_place=True, force=position in rewritten)
                 for position, record in enumerate(records)]
     return BlockResult(
         index=job.index,
@@ -146,9 +166,14 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
         spans=spans,
         records=sum(1 for r in records if r.raw is not REDACTED_LINE),
         strings=len(slots),
-        skipped=skipped,
-        report=_report_delta(before, engine.report),
+        skipped=[scrubbed_skip(item, engine) for item in skipped],
+        report=counts.model_dump(),
     )
+
+
+def scrubbed_skip(item: Skipped, engine: Any) -> Skipped:
+    """A skip note whose reason passes the same scrubber as data (a reason may quote a bad value)."""
+    return Skipped(where=item.where, why=engine.scrub_text(item.why, engine.new_context()))
 
 
 def string_slots(codec: RecordCodec, records: Iterable[Record]) -> list[Any]:
@@ -229,15 +254,3 @@ def encode_records(records: Iterable[Record], format: str, compression: str | No
     buffer = io.BytesIO()
     write_export(records, buffer, format=format, compression=compression)
     return buffer.getvalue()
-
-
-def _report_delta(before: Any, after: Any) -> dict[str, Any]:
-    """What this block added to the engine's running report (counts only)."""
-    delta: dict[str, Any] = {}
-    for name, value in after.model_dump().items():
-        previous = getattr(before, name)
-        if isinstance(value, dict):
-            delta[name] = {k: v - previous.get(k, 0) for k, v in value.items() if v - previous.get(k, 0)}
-        elif isinstance(value, (int, float)):
-            delta[name] = value - previous
-    return delta

@@ -81,6 +81,11 @@ class ScrubRunReport(BaseModel):
     """Replacements by attribute key."""
     redacted_on_error: int = 0
     """Strings replaced whole because analysis failed (fail closed)."""
+    output_check_redacted: int = 0
+    """Fields redacted whole by the output check (they still held, in some form, a value removed
+    elsewhere in their trace)."""
+    misfits_redacted: int = 0
+    """Structural fields (ids, times, kinds) that did not have the policy's shape: redacted whole."""
     skipped: list[dict[str, str]] = Field(default_factory=list)
     """Bad records, each redacted whole: `where` and `why`."""
     seconds: float = 0.0
@@ -236,6 +241,8 @@ def _add(report: ScrubRunReport, result: BlockResult) -> None:
     delta = result.report
     report.unique_strings += int(delta.get("unique_strings", 0))
     report.redacted_on_error += int(delta.get("redacted_on_error", 0))
+    report.output_check_redacted += int(delta.get("output_check_redacted", 0))
+    report.misfits_redacted += int(delta.get("misfits_redacted", 0))
     for name in ("entities", "by_attribute"):
         merged = Counter(getattr(report, name))
         merged.update(delta.get(name, {}))
@@ -260,6 +267,8 @@ def print_summary(report: ScrubRunReport, stream=sys.stderr) -> None:
         f"{report.spans} spans in {report.seconds:.1f} s ({report.spans_per_second:.0f} spans/s, "
         f"{report.workers} worker(s)); replaced: {entities or 'nothing'}"
         + (f"; {len(report.skipped)} bad record(s) redacted whole" if report.skipped else "")
+        + (f"; {report.output_check_redacted} field(s) redacted whole by the output check"
+           if report.output_check_redacted else "")
         + (f"; {report.split_traces} trace(s) spread over more than one block (placeholders numbered per block)"
            if report.split_traces else ""),
         file=stream,

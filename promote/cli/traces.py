@@ -15,12 +15,15 @@ def run(args: argparse.Namespace) -> int:
 
     scrub = None
     if not args.no_scrub:
-        from promote.scrub_trace import scrub_trace
+        from promote.scrub_trace import scrub_messages, scrub_trace
         from promote.scrubbing import engine as scrub_engine
 
         engine = scrub_engine(args.policy)
         scrub = lambda trace: scrub_trace(trace, engine)[0]  # noqa: E731
     listing = list_traces(args.files, scrub=scrub)
+    if scrub is not None:  # skip reasons may quote a bad value: they pass the same scrubber as data
+        listing.skipped = scrub_messages(listing.skipped, engine)
+        listing.without_turns = scrub_messages(listing.without_turns, engine)
     if args.json:
         print(json.dumps(listing.model_dump(mode="json"), indent=2, ensure_ascii=False))
     else:

@@ -13,7 +13,7 @@ from promote.case.store import SavedCase, checked_text, save_case
 from promote.draft.builder import DraftOptions, DraftResult, draft_case, note
 from promote.draft.provenance import scrub_info
 from promote.errors import PromoteError
-from promote.scrub_trace import scrub_trace
+from promote.scrub_trace import scrub_trace_fully
 from promote.trace_model import Trace
 
 if TYPE_CHECKING:
@@ -32,9 +32,9 @@ def draft_from_export(
     traces = _read_traces(path)
     trace = _pick(traces, trace_id, path)
     engine = engine if engine is not None else scrubbing.engine(options.policy)
-    scrubbed, replaced = scrub_trace(trace, engine)
+    scrubbed, replaced, known = scrub_trace_fully(trace, engine)
     result = draft_case(scrubbed, turn, export_path=path, scrub=scrub_info(engine, replaced), options=options)
-    return result.model_copy(update={"known_values": replaced_values(trace, scrubbed)})
+    return result.model_copy(update={"known_values": sorted({*known, *replaced_values(trace, scrubbed)})})
 
 
 def draft_all(
@@ -69,7 +69,7 @@ def draft_all(
             continue
         matched += len(turns)
         engine = engine if engine is not None else scrubbing.engine(options.policy)  # loaded when first needed
-        scrubbed, replaced = scrub_trace(trace, engine)
+        scrubbed, replaced, known = scrub_trace_fully(trace, engine)
         for turn in turns:
             where = f"trace {trace.trace_id} turn {turn.index}"
             if turn.user_input is None:
@@ -77,7 +77,7 @@ def draft_all(
                 continue
             result = draft_case(scrubbed, turn.index, export_path=path, scrub=scrub_info(engine, replaced),
                                 options=options)
-            result = result.model_copy(update={"known_values": replaced_values(trace, scrubbed)})
+            result = result.model_copy(update={"known_values": sorted({*known, *replaced_values(trace, scrubbed)})})
             if result.duplicate_of and not force:
                 skipped.append(note("", f"{where}: same input and tools as {result.duplicate_of}, skipped "
                                     "(that case is kept; --force replaces it)"))

@@ -42,7 +42,7 @@ from promote.ingest.containers import (
 )
 from promote.ingest.formats import CODECS
 from promote.ingest.formats.base import Path as SlotPath
-from promote.ingest.formats.base import Record, StringSlot, set_at
+from promote.ingest.formats.base import Record, StringSlot, place
 from promote.ingest.formats.otlp_proto import looks_like_request
 from promote.trace_formats import FORMAT_NAMES
 from promote.trace_model import Skipped, Span
@@ -96,24 +96,34 @@ class RecordCodec:
         """Our spans of one record; spans that cannot be used are noted in `skipped`."""
         return self._codec.spans(record.doc, record.where, skipped)
 
+    def hidden(self, record: Record) -> bool:
+        """True when the record's bytes hold what its decoded document does not (the first copy of a
+        duplicate JSON key, unknown protobuf fields, which are dropped): it must be written anew."""
+        hidden = getattr(self._codec, "hidden", None)
+        return hidden is not None and hidden(record.doc, record.raw)
+
     def slots(self, record: Record) -> Iterator[tuple[StringSlot, SlotPath]]:
-        """Every string value of the record's spans (attributes, also nested ones, event and link
-        attributes, status message, resource and scope attributes; never keys, ids, names, timestamps,
-        numbers or booleans), with the path to each."""
+        """Every string, key and number of the record (names, trace state, unknown fields, ids and times
+        too: see `StringSlot`), with the path to each; which are structure is the scrub policy's call."""
         return self._codec.slots(record.doc)
 
-    def rewrite(self, record: Record, changes: list[tuple[SlotPath, str]], *, in_place: bool = False) -> Record:
-        """The record with each (path, replacement) applied and re-encoded the way it came.
+    def rewrite(self, record: Record, changes: list[tuple[SlotPath, str, str]], *, in_place: bool = False,
+                force: bool = False) -> Record:
+        """The record with each (path, replacement, slot form) applied and re-encoded the way it came.
 
-        No change: the record itself, with its original bytes. `in_place` changes the record's own
-        document (for a caller that no longer needs it) instead of decoding a copy.
+        No change (and not `force`): the record itself, with its original bytes. `in_place` changes the
+        record's own document (for a caller that no longer needs it) instead of decoding a copy; `force`
+        re-encodes the document even unchanged (its bytes held what the document does not: a
+        duplicate key's first copy, unknown protobuf fields).
         """
-        if not changes:
+        if not changes and not force:
             return record
         # a fresh copy is cheaper than deepcopy, and leaves `record` intact
         doc = record.doc if in_place else self._codec.decode(record.raw)
-        for path, replacement in changes:
-            set_at(doc, path, replacement)
+        # keys are renamed last, the deepest first: the paths of the other changes name the old keys
+        renames = sorted((c for c in changes if c[2] == "key"), key=lambda c: -len(c[0]))
+        for path, replacement, form in [*(c for c in changes if c[2] != "key"), *renames]:
+            place(doc, path, form, replacement)
         raw = self._codec.encode(doc, record.raw)
         return Record(where=record.where, raw=raw, doc=doc, prefix=record.prefix, suffix=record.suffix)
 

@@ -40,7 +40,10 @@ class Record:
 
 @dataclass(frozen=True, slots=True)
 class StringSlot:
-    """One string value of a record that the batch scrubber may replace."""
+    """One value of a record that the batch scrubber may replace: every string of the record is one
+    (names, keys, unknown fields, ids and times too), and so is every number that a key may make
+    personal. Which of them are structure is the scrub policy's call, never the codec's: `field` names
+    the record field a structural value sits in, for the policy's allow list."""
 
     trace_id: str | None
     """The trace the value belongs to (for resource/scope values: the only trace of the block, or None)."""
@@ -50,10 +53,16 @@ class StringSlot:
     """The span's name, None for resource and scope values."""
     owner: str
     """`span`, `event`, `link`, `status`, `resource` or `scope`."""
-    key: str
-    """The attribute key (a dotted path inside nested values), `status.message` for the status."""
-    value: str
-    """The current string value."""
+    key: str | None
+    """The attribute key (a dotted path inside nested values), `status.message` for the status; None
+    for a text that sits under no key (a span or event name, an attribute key itself, trace state)."""
+    value: Any
+    """The current value: a string, or a number (`form` number, any_number, jaeger_tag)."""
+    field: str | None = None
+    """The record field a structural value sits in (`traceId`, `startTimeUnixNano`, ...), else None."""
+    form: str = "text"
+    """How a replacement is written back (see `place`): text, key, number, any_number, base64,
+    jaeger_tag, proto_number, proto_bytes."""
 
 
 class Codec(Protocol):
@@ -152,7 +161,68 @@ def to_int(value: Any) -> int:
     return int(value)
 
 
-def set_at(root: Any, path: Path, value: str) -> None:
+def get_at(root: Any, path: Path) -> Any:
+    """The value at `path` (see `set_at`)."""
+    target = root
+    for step in path:
+        target = target[step] if isinstance(target, (dict, list)) or not isinstance(step, str) else getattr(target, step)
+    return target
+
+
+def place(root: Any, path: Path, form: str, replacement: str) -> None:
+    """Write a slot's (string) replacement back in the form the slot's value had."""
+    if form in ("text", "number"):
+        set_at(root, path, replacement)
+    elif form == "key":
+        parent, old = get_at(root, path[:-1]), path[-1]
+        items = [(replacement if name == old else name, value) for name, value in parent.items()]
+        parent.clear()
+        parent.update(items)
+    elif form == "any_number":
+        set_at(root, path, {"stringValue": replacement})
+    elif form == "base64":
+        set_at(root, path, base64.b64encode(replacement.encode("utf-8", "surrogatepass")).decode("ascii"))
+    elif form == "jaeger_tag":
+        tag = get_at(root, path)
+        tag["type"], tag["value"] = "string", replacement
+    elif form == "proto_number":
+        get_at(root, path).string_value = replacement
+    elif form == "proto_bytes":
+        set_at(root, path, replacement.encode("utf-8", "surrogatepass"))
+    else:
+        raise ValueError(f"unknown slot form {form!r}")
+
+
+def decode_base64_text(value: str) -> str:
+    """The text a base64 value holds (undecodable bytes as lone surrogates, which the scrubber mends and
+    so replaces); the value itself when it is not base64."""
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return value
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def json_slots(value: Any, key: str | None, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    """Every string, key and number of a JSON value no codec knows the structure of (an unknown field,
+    a bare attribute value): all of it is offered, nothing passes because it was not expected."""
+    kind = type(value)
+    if kind is str:
+        yield StringSlot(*owner, key, value), path
+    elif value is None or kind is bool:
+        return
+    elif kind in (int, float):
+        yield StringSlot(*owner, key, value, form="number"), path
+    elif kind is list:
+        for index, item in enumerate(value):
+            yield from json_slots(item, key, (*path, index), owner)
+    elif kind is dict:
+        for name, item in value.items():
+            yield from json_slots(item, name, (*path, name), owner)
+            yield StringSlot(*owner, None, name, field="key", form="key"), (*path, name)
+
+
+def set_at(root: Any, path: Path, value: Any) -> None:
     """Set the value at `path` (dict keys / list indices, or protobuf field names / repeated indices)."""
     target = root
     for step in path[:-1]:
@@ -196,8 +266,30 @@ def encode_json_like(doc: Any, like: bytes) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+def has_duplicate_keys(raw: bytes) -> bool:
+    """Whether a JSON text has an object with a key twice (`json.loads` keeps the last copy only)."""
+    found = False
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal found
+        obj = dict(items)
+        found = found or len(obj) != len(items)
+        return obj
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return True
+    return found
+
+
 class JsonCodec:
     """decode / encode for the JSON formats."""
+
+    @staticmethod
+    def hidden(doc: Any, raw: bytes) -> bool:
+        """True when `raw` holds a key twice: the document kept only the last copy."""
+        return b'":' in raw and has_duplicate_keys(raw)
 
     decode: Callable[[bytes], Any] = staticmethod(decode_json)
     encode: Callable[[Any, bytes], bytes] = staticmethod(encode_json_like)

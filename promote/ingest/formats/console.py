@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
-from promote.ingest.formats.base import JsonCodec, Path, StringSlot, norm_id, note, safe_id
+from promote.ingest.formats.base import JsonCodec, Path, StringSlot, json_slots, norm_id, note, safe_id
 from promote.trace_model import Skipped, Span
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -84,22 +84,69 @@ class ConsoleCodec(JsonCodec):
         )
 
     def slots(self, doc: dict) -> Iterator[tuple[StringSlot, Path]]:
+        """Every string and number of the span (fail closed: see `StringSlot`)."""
         context = doc["context"]
         owner = (safe_id(context.get("trace_id"), 16), safe_id(context.get("span_id"), 8), doc.get("name"))
-        yield from _dict_slots(doc.get("attributes"), ("attributes",), (*owner, "span"))
-        for index, event in enumerate(doc.get("events") or ()):
-            if isinstance(event, dict):
-                yield from _dict_slots(event.get("attributes"), ("events", index, "attributes"), (*owner, "event"))
-        for index, link in enumerate(doc.get("links") or ()):
-            if isinstance(link, dict):
-                yield from _dict_slots(link.get("attributes"), ("links", index, "attributes"), (*owner, "link"))
-        status = doc.get("status")
-        for key in ("description", "message"):
-            if isinstance(status, dict) and isinstance(status.get(key), str) and status[key]:
-                yield StringSlot(*owner, "status", "status.message", status[key]), ("status", key)
+        yield from _object_slots(doc, (), (*owner, "span"), _SPAN_FIELDS)
+        for name, kind in (("events", "event"), ("links", "link")):
+            items = doc.get(name)
+            for index, item in enumerate(items if isinstance(items, list) else ()):
+                yield from _object_slots(item, (name, index), (*owner, kind), _EVENT_FIELDS)
         resource = doc.get("resource")
         if isinstance(resource, dict):
-            yield from _dict_slots(resource.get("attributes"), ("resource", "attributes"), (owner[0], None, None, "resource"))
+            yield from _object_slots(resource, ("resource",), (owner[0], None, None, "resource"), _RESOURCE_FIELDS)
+
+
+_SPAN_FIELDS = {"context": "context", "kind": "kind", "parent_id": "parent_id", "start_time": "start_time",
+                "end_time": "end_time", "status": "status", "attributes": "attributes", "events": None,
+                "links": None, "resource": None, "name": "text"}
+_EVENT_FIELDS = {"timestamp": "timestamp", "attributes": "attributes", "context": "context", "name": "text"}
+_RESOURCE_FIELDS = {"attributes": "attributes", "schema_url": "schema_url"}
+_CONTEXT_FIELDS = ("trace_id", "span_id")
+
+
+def _object_slots(obj: Any, path: Path, owner: tuple, fields: dict[str, str | None]) -> Iterator[tuple[StringSlot, Path]]:
+    """The members of a span, event, link or resource object by what they are; unknown ones as any value."""
+    if not isinstance(obj, dict):
+        yield from json_slots(obj, None, path, owner)
+        return
+    for name, value in obj.items():
+        role = fields.get(name, "unknown")
+        here = (*path, name)
+        if role is None:
+            continue  # walked by the caller
+        if role == "attributes":
+            if isinstance(value, dict):
+                yield from _dict_slots(value, here, owner)
+            else:
+                yield from json_slots(value, None, here, owner)
+        elif role == "context" and isinstance(value, dict):
+            for member, item in value.items():
+                field = member if member in _CONTEXT_FIELDS else None
+                if field and isinstance(item, str):
+                    yield StringSlot(*owner, None, item, field=field), (*here, member)
+                else:
+                    yield from json_slots(item, None, (*here, member), owner)
+                    if not field:
+                        yield StringSlot(*owner, None, member, field="key", form="key"), (*here, member)
+        elif role == "status" and isinstance(value, dict):
+            for member, item in value.items():
+                if member == "status_code" and isinstance(item, str):
+                    yield StringSlot(*owner, None, item, field="status_code"), (*here, member)
+                else:
+                    message = member in ("description", "message")
+                    yield from json_slots(item, "status.message" if message else member,
+                                          (*here, member), (*owner[:3], "status"))
+                    if not message:
+                        yield StringSlot(*owner, None, member, field="key", form="key"), (*here, member)
+        elif role == "text" or role == "unknown":
+            yield from json_slots(value, None if role == "text" else name, here, owner)
+            if role == "unknown":
+                yield StringSlot(*owner, None, name, field="key", form="key"), here
+        elif isinstance(value, str) or (isinstance(value, (int, float)) and type(value) is not bool):
+            yield StringSlot(*owner, None, value, field=role, form="text" if type(value) is str else "number"), here
+        elif value is not None:
+            yield from json_slots(value, name, here, owner)
 
 
 class AdkDevCodec(JsonCodec):
@@ -130,23 +177,28 @@ class AdkDevCodec(JsonCodec):
         yield span
 
     def slots(self, doc: dict) -> Iterator[tuple[StringSlot, Path]]:
+        """Every string and number of the span (fail closed: see `StringSlot`)."""
         owner = (safe_id(doc.get("trace_id"), 16), safe_id(doc.get("span_id"), 8), doc.get("name"), "span")
-        yield from _dict_slots(doc.get("attributes"), ("attributes",), owner)
+        yield from _object_slots(doc, (), owner, _ADK_DEV_FIELDS)
 
 
+_ADK_DEV_FIELDS = {"trace_id": "trace_id", "span_id": "span_id", "parent_span_id": "parent_span_id",
+                   "start_time": "start_time", "end_time": "end_time", "attributes": "attributes", "name": "text"}
 
-def _dict_slots(values: Any, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
-    if isinstance(values, dict):
-        for key, value in values.items():
-            yield from _value_slots(value, str(key), (*path, key), owner)
+
+def _dict_slots(values: dict, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    for key, value in values.items():
+        yield from _value_slots(value, str(key), (*path, key), owner)
+        yield StringSlot(*owner, None, str(key), field="key", form="key"), (*path, key)
 
 
 def _value_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
-    if isinstance(value, str):
-        yield StringSlot(*owner, key, value), path
-    elif isinstance(value, list):
+    if isinstance(value, list):
         for index, item in enumerate(value):
             yield from _value_slots(item, f"{key}.{index}", (*path, index), owner)
     elif isinstance(value, dict):
         for name, item in value.items():
             yield from _value_slots(item, f"{key}.{name}", (*path, name), owner)
+            yield StringSlot(*owner, None, str(name), field="key", form="key"), (*path, name)
+    else:
+        yield from json_slots(value, key, path, owner)

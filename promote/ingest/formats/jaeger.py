@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from promote.ingest.formats.base import JsonCodec, Path, StringSlot, norm_id, note, safe_id, to_int
+from promote.ingest.formats.base import (JsonCodec, Path, StringSlot, decode_base64_text, json_slots, norm_id, note,
+                                         safe_id, to_int)
 from promote.trace_model import Skipped, Span
 
 _SPAN_FACT_TAGS = frozenset(
@@ -113,25 +114,87 @@ class JaegerCodec(JsonCodec):
             return None
 
     def slots(self, doc: dict) -> Iterator[tuple[StringSlot, Path]]:
+        """Every string and number of the document (fail closed: see `StringSlot`), in document order."""
+        yield from _unknown(doc, ("data",), (), (None, None, None, "request"))
         for trace_index, trace in enumerate(doc["data"]):
-            if not isinstance(trace, dict):
-                continue
             trace_path: Path = ("data", trace_index)
+            if not isinstance(trace, dict):
+                yield from json_slots(trace, None, trace_path, (None, None, None, "request"))
+                continue
             trace_id = safe_id(trace.get("traceID"), 16)
-            for pid, process in (trace.get("processes") or {}).items():
-                if isinstance(process, dict):
-                    yield from _tag_slots(process.get("tags"), (*trace_path, "processes", pid, "tags"), (trace_id, None, None), "resource")
-            for span_index, span in enumerate(trace.get("spans") or ()):
-                if not isinstance(span, dict):
-                    continue
+            trace_owner = (trace_id, None, None, "resource")
+            yield from _unknown(trace, ("traceID", "spans", "processes"), trace_path, trace_owner)
+            yield from _fields(trace, ("traceID",), trace_path, trace_owner)
+            processes = trace.get("processes")
+            if isinstance(processes, dict):
+                for pid, process in processes.items():
+                    yield StringSlot(*trace_owner, None, pid, field="processID", form="key"), (*trace_path, "processes", pid)
+                    yield from _process_slots(process, (*trace_path, "processes", pid), trace_owner)
+            elif processes is not None:
+                yield from json_slots(processes, None, (*trace_path, "processes"), trace_owner)
+            spans = trace.get("spans")
+            for span_index, span in enumerate(spans if isinstance(spans, list) else ()):
                 path = (*trace_path, "spans", span_index)
+                if not isinstance(span, dict):
+                    yield from json_slots(span, None, path, trace_owner)
+                    continue
                 owner = (safe_id(span.get("traceID"), 16) or trace_id, safe_id(span.get("spanID"), 8), span.get("operationName"))
+                span_owner = (*owner, "span")
+                yield from _unknown(span, (*_SPAN_FIELDS, "operationName", "references", "tags", "logs", "process"), path, span_owner)
+                yield from _fields(span, _SPAN_FIELDS, path, span_owner)
+                if "operationName" in span:
+                    yield from json_slots(span["operationName"], None, (*path, "operationName"), span_owner)
+                references = span.get("references")
+                for index, ref in enumerate(references if isinstance(references, list) else ()):
+                    ref_path = (*path, "references", index)
+                    if isinstance(ref, dict):
+                        yield from _unknown(ref, _REF_FIELDS, ref_path, span_owner)
+                        yield from _fields(ref, _REF_FIELDS, ref_path, span_owner)
+                    else:
+                        yield from json_slots(ref, None, ref_path, span_owner)
                 yield from _tag_slots(span.get("tags"), (*path, "tags"), owner, "span")
-                if isinstance(span.get("process"), dict):
-                    yield from _tag_slots(span["process"].get("tags"), (*path, "process", "tags"), owner[:1] + (None, None), "resource")
-                for log_index, log in enumerate(span.get("logs") or ()):
-                    # the `event` field is the event's name, not a value
-                    yield from _tag_slots(log.get("fields"), (*path, "logs", log_index, "fields"), owner, "event", skip_event=True)
+                if "process" in span:
+                    yield from _process_slots(span["process"], (*path, "process"), owner[:1] + (None, None, "resource"))
+                logs = span.get("logs")
+                for log_index, log in enumerate(logs if isinstance(logs, list) else ()):
+                    log_path = (*path, "logs", log_index)
+                    if not isinstance(log, dict):
+                        yield from json_slots(log, None, log_path, (*owner, "event"))
+                        continue
+                    yield from _unknown(log, ("timestamp", "fields"), log_path, (*owner, "event"))
+                    yield from _fields(log, ("timestamp",), log_path, (*owner, "event"))
+                    yield from _tag_slots(log.get("fields"), (*log_path, "fields"), owner, "event")
+
+
+_SPAN_FIELDS = ("traceID", "spanID", "parentSpanID", "flags", "startTime", "duration", "processID")
+_REF_FIELDS = ("refType", "traceID", "spanID")
+
+
+def _fields(obj: dict, names: tuple[str, ...], path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    """Structural fields: offered with their field name (the policy keeps them when they have its shape)."""
+    for name in names:
+        value = obj.get(name)
+        if isinstance(value, (str, int, float)) and type(value) is not bool:
+            yield StringSlot(*owner, None, value, field=name, form="text" if type(value) is str else "number"), (*path, name)
+        elif value is not None and type(value) is not bool:
+            yield from json_slots(value, name, (*path, name), owner)
+
+
+def _unknown(obj: dict, known: tuple[str, ...], path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    for name, value in obj.items():
+        if name not in known:
+            yield from json_slots(value, name, (*path, name), owner)
+            yield StringSlot(*owner, None, name, field="key", form="key"), (*path, name)
+
+
+def _process_slots(process: Any, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    if not isinstance(process, dict):
+        yield from json_slots(process, None, path, owner)
+        return
+    yield from _unknown(process, ("serviceName", "tags"), path, owner)
+    if "serviceName" in process:
+        yield from json_slots(process["serviceName"], "service.name", (*path, "serviceName"), owner)
+    yield from _tag_slots(process.get("tags"), (*path, "tags"), owner[:3], "resource")
 
 
 def _event(log: dict) -> dict[str, Any]:
@@ -143,17 +206,36 @@ def _event(log: dict) -> dict[str, Any]:
 
 
 
-def _tag_slots(items: Any, path: Path, owner: tuple, kind: str, skip_event: bool = False) -> Iterator[tuple[StringSlot, Path]]:
-    for index, tag in enumerate(items or ()):
-        if not isinstance(tag, dict) or not isinstance(tag.get("value"), str):
+def _tag_slots(items: Any, path: Path, owner: tuple, kind: str) -> Iterator[tuple[StringSlot, Path]]:
+    """A tag list: each tag's key, type and value (typed values in the form their type needs)."""
+    owner = (*owner[:3], kind)
+    if not isinstance(items, list):
+        if items is not None:
+            yield from json_slots(items, None, path, owner)
+        return
+    for index, tag in enumerate(items):
+        tag_path = (*path, index)
+        if not isinstance(tag, dict) or type(tag.get("key")) is not str:
+            yield from json_slots(tag, None, tag_path, owner)
             continue
-        if str(tag.get("type", "string")).lower() != "string":
-            continue
-        key = str(tag.get("key"))
-        if kind == "span" and key in _SPAN_FACT_TAGS:
-            if key == "otel.status_description":
-                yield StringSlot(*owner, "status", "status.message", tag["value"]), (*path, index, "value")
-            continue
-        if skip_event and key == "event":
-            continue
-        yield StringSlot(*owner, kind, key, tag["value"]), (*path, index, "value")
+        key, value = tag["key"], tag.get("value")
+        kind_name = str(tag.get("type", "string")).lower()
+        yield from _unknown(tag, ("key", "type", "value"), tag_path, owner)
+        yield from _fields(tag, ("type",), tag_path, owner)
+        if kind == "span" and key == "otel.status_description":
+            key, owner_here = "status.message", (*owner[:3], "status")
+        elif key in ("event", "w3c.tracestate"):
+            key, owner_here = None, owner  # an event's name, the trace state: texts under no key
+        else:
+            owner_here = owner
+        if kind_name in ("int64", "float64") and type(value) in (int, float):
+            yield StringSlot(*owner_here, key, value, form="jaeger_tag"), tag_path
+        elif kind_name == "int64" and type(value) is str and value.lstrip("-").isdigit():
+            yield StringSlot(*owner_here, key, int(value), form="jaeger_tag"), tag_path
+        elif kind_name == "bool" and type(value) is bool:
+            pass
+        elif kind_name == "binary" and type(value) is str:
+            yield StringSlot(*owner_here, key, decode_base64_text(value), form="base64"), (*tag_path, "value")
+        elif "value" in tag:
+            yield from json_slots(value, key, (*tag_path, "value"), owner_here)
+        yield StringSlot(*owner, None, tag["key"], field="key"), (*tag_path, "key")

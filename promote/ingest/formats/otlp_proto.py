@@ -61,6 +61,11 @@ class OtlpProtoCodec:
     def check(self, doc: Any) -> str | None:
         return None if doc.resource_spans else "protobuf message without resource spans"
 
+    @staticmethod
+    def hidden(doc: ExportTraceServiceRequest, raw: bytes) -> bool:
+        """Unknown fields are dropped (nobody can say what they hold): True when there were any."""
+        return discard_unknown(doc, raw)
+
     def encode(self, doc: ExportTraceServiceRequest, like: bytes) -> bytes:
         return doc.SerializeToString()
 
@@ -103,38 +108,69 @@ class OtlpProtoCodec:
                     )
 
     def slots(self, doc: ExportTraceServiceRequest) -> Iterator[tuple[StringSlot, Path]]:
+        """Every text of the message: names, trace states, keys, string, bytes and number values (ids
+        and times are bytes and integers by the schema; unknown fields are dropped, see `discard_unknown`)."""
         for block_index, block in enumerate(doc.resource_spans):
             block_path: Path = ("resource_spans", block_index)
             trace_ids = {span.trace_id for scope_spans in block.scope_spans for span in scope_spans.spans}
             only_trace = trace_ids.pop().hex() if len(trace_ids) == 1 else None
-            yield from _attribute_slots(block.resource.attributes, (*block_path, "resource", "attributes"), (only_trace, None, None, "resource"))
+            owner = (only_trace, None, None, "resource")
+            yield from _text(block.schema_url, None, (*block_path, "schema_url"), owner, "schema_url")
+            yield from _attribute_slots(block.resource.attributes, (*block_path, "resource", "attributes"), owner)
             for scope_index, scope_spans in enumerate(block.scope_spans):
                 scope_path = (*block_path, "scope_spans", scope_index)
-                yield from _attribute_slots(scope_spans.scope.attributes, (*scope_path, "scope", "attributes"), (only_trace, None, None, "scope"))
+                owner = (only_trace, None, None, "scope")
+                yield from _text(scope_spans.schema_url, None, (*scope_path, "schema_url"), owner, "schema_url")
+                scope = scope_spans.scope
+                yield from _text(scope.name, "otel.scope.name", (*scope_path, "scope", "name"), owner)
+                yield from _text(scope.version, "otel.scope.version", (*scope_path, "scope", "version"), owner)
+                yield from _attribute_slots(scope.attributes, (*scope_path, "scope", "attributes"), owner)
                 for span_index, span in enumerate(scope_spans.spans):
                     path = (*scope_path, "spans", span_index)
                     owner = (span.trace_id.hex() or None, span.span_id.hex() or None, span.name)
+                    yield from _text(span.name, None, (*path, "name"), (*owner, "span"))
+                    yield from _text(span.trace_state, None, (*path, "trace_state"), (*owner, "span"))
                     yield from _attribute_slots(span.attributes, (*path, "attributes"), (*owner, "span"))
                     for index, event in enumerate(span.events):
+                        yield from _text(event.name, None, (*path, "events", index, "name"), (*owner, "event"))
                         yield from _attribute_slots(event.attributes, (*path, "events", index, "attributes"), (*owner, "event"))
                     for index, link in enumerate(span.links):
+                        yield from _text(link.trace_state, None, (*path, "links", index, "trace_state"), (*owner, "link"))
                         yield from _attribute_slots(link.attributes, (*path, "links", index, "attributes"), (*owner, "link"))
-                    if span.status.message:
-                        yield StringSlot(*owner, "status", "status.message", span.status.message), (*path, "status", "message")
+                    yield from _text(span.status.message, "status.message", (*path, "status", "message"), (*owner, "status"))
+
+
+def discard_unknown(doc: ExportTraceServiceRequest, raw: bytes) -> bool:
+    """Drop the fields the schema does not define (nobody can say what they hold); True when there were
+    any, so the message must be written anew."""
+    doc.DiscardUnknownFields()
+    return doc.ByteSize() != len(raw)
+
+
+def _text(value: str, key: str | None, path: Path, owner: tuple, field: str | None = None) -> Iterator[tuple[StringSlot, Path]]:
+    if value:
+        yield StringSlot(*owner, key, value, field=field), path
 
 
 def _attribute_slots(items: Any, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
     for index, kv in enumerate(items):
         yield from _value_slots(kv.value, kv.key, (*path, index, "value"), owner)
+        yield from _text(kv.key, None, (*path, index, "key"), owner, "key")
 
 
 def _value_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
     which = value.WhichOneof("value")
     if which == "string_value":
         yield StringSlot(*owner, key, value.string_value), (*path, "string_value")
+    elif which in ("int_value", "double_value"):
+        yield StringSlot(*owner, key, getattr(value, which), form="proto_number"), path
+    elif which == "bytes_value":
+        text = value.bytes_value.decode("utf-8", "surrogateescape")
+        yield StringSlot(*owner, key, text, form="proto_bytes"), (*path, "bytes_value")
     elif which == "array_value":
         for index, item in enumerate(value.array_value.values):
             yield from _value_slots(item, f"{key}.{index}", (*path, "array_value", "values", index), owner)
     elif which == "kvlist_value":
         for index, kv in enumerate(value.kvlist_value.values):
             yield from _value_slots(kv.value, f"{key}.{kv.key}", (*path, "kvlist_value", "values", index, "value"), owner)
+            yield from _text(kv.key, None, (*path, "kvlist_value", "values", index, "key"), owner, "key")

@@ -1,0 +1,182 @@
+"""What a text says once its disguises are taken off: the view detection runs on, mapped back to the text.
+
+A personal value can be written so that no recognizer sees it: zero-width or bidi characters inside a
+name or a number, fullwidth digits, Cyrillic letters that look Latin, literal `\\u0047` escapes, `%40`
+for `@`, a fake placeholder wrapping it (`<GREGORY_HALLMAN>`, `<SSN_512447723>`), or base64. Detection
+runs on the *view* (each disguise taken off), and every span it finds is mapped back to the characters of
+the original it came from, so the original is what gets replaced (normalise before detection, replace in
+the original). A base64 token that decodes to text is scanned as that text, and redacted whole on a hit.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import unicodedata
+import urllib.parse
+from typing import NamedTuple
+
+import regex
+
+from scrubbers.context import PLACEHOLDER
+
+# soft hyphen, Mongolian vowel separator, zero-width and joiners, bidi embeddings/overrides/isolates, BOM
+_INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+_DISGUISE = regex.compile(
+    r"(?P<u>(?:\\u[0-9a-fA-F]{4})+)"  # literal \uXXXX escapes (a run: surrogate pairs decode together)
+    r"|(?P<pct>(?:%[0-9A-Fa-f]{2})+)"  # URL-encoded bytes
+    rf"|(?P<inv>[{_INVISIBLE}]+)"
+    r"|(?P<fake><(?P<inner>[A-Z0-9][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)>)"  # a placeholder-looking wrapper
+    r"|(?P<other>[^\x00-\x7f])"  # anything else outside ASCII: NFKC, confusables
+)
+_SUSPECT = regex.compile(rf"\\u|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<[A-Z0-9]")
+# Our own placeholders are never a disguise: `OWN_PLACEHOLDER` is the engine's one rule for them.
+OWN_PLACEHOLDER = PLACEHOLDER
+# A base64 candidate: a token of 8+ base64 characters with a digit or symbol and two capitals in it
+# (the lookaheads cannot leave the token), so that words and hex ids are not even tried.
+_B64 = regex.compile(r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/_-]*[0-9+/_-])(?=[a-z0-9+/_-]*[A-Z][A-Za-z0-9+/_-]*[A-Z])"
+                     r"[A-Za-z0-9+/_-]{8,}={0,2}(?![A-Za-z0-9+/=_-])")
+_LATIN_WORD = regex.compile(r"\w*[a-zA-Z]\w*")
+
+# Letters of other scripts drawn like Latin ones (Cyrillic, Greek): folded inside words that hold Latin
+# letters too ("Mаple" with a Cyrillic а), never in a word of their own script.
+_CONFUSABLES = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
+    "ԁ": "d", "һ": "h", "ԛ": "q", "ԝ": "w", "ӏ": "l", "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M",
+    "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "Ү": "Y", "І": "I", "Ј": "J", "Ѕ": "S",
+    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "τ": "t", "υ": "u", "Α": "A", "Β": "B",
+    "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T",
+    "Υ": "Y", "Χ": "X",
+})
+_CONFUSABLE_CHARS = frozenset(chr(code) for code in _CONFUSABLES)
+
+
+class Decoded(NamedTuple):
+    """A base64 token of the original and the text it decodes to."""
+
+    start: int
+    end: int
+    text: str
+
+
+class View(NamedTuple):
+    """A text with its disguises taken off, and where each of its characters came from."""
+
+    text: str
+    """What detection reads."""
+    begin: list[int] | None
+    """Original index where view character i starts (None: the view is the original)."""
+    end: list[int] | None
+    """Original index where view character i ends."""
+    decoded: list[Decoded]
+    """Base64 tokens of the original that decode to text."""
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The original characters a view span [start, end) came from."""
+        if self.begin is None or self.end is None or end <= start:
+            return start, end
+        return self.begin[start], self.end[end - 1]
+
+
+def view_of(text: str) -> View:
+    """The view of `text` (the text itself, without copying, when it holds no disguise)."""
+    decoded = _base64_tokens(text)
+    if _SUSPECT.search(text) is None:
+        return View(text, None, None, decoded)
+    pieces: list[str] = []
+    begin: list[int] = []
+    end: list[int] = []
+    position = 0
+
+    def emit(piece: str, start: int, stop: int) -> None:
+        pieces.append(piece)
+        begin.extend([start] * len(piece))
+        end.extend([stop] * len(piece))
+
+    for match in _DISGUISE.finditer(text):
+        if match.start() > position:  # plain ASCII: one character each
+            pieces.append(text[position:match.start()])
+            begin.extend(range(position, match.start()))
+            end.extend(range(position + 1, match.start() + 1))
+        start, stop = match.span()
+        kind = match.lastgroup
+        if kind == "u":
+            emit(_unescape(match.group()), start, stop)
+        elif kind == "pct":
+            emit(urllib.parse.unquote(match.group(), errors="replace"), start, stop)
+        elif kind == "inv":
+            pass  # dropped: "Gre\u200bgory" reads "Gregory"
+        elif kind == "fake":
+            if OWN_PLACEHOLDER.fullmatch(match.group()):
+                emit(match.group(), start, stop)
+            else:  # <GREGORY_HALLMAN> reads " Gregory Hallman ", <SSN_512447723> " Ssn 512447723 ";
+                # a value found in it takes the whole wrapper with it
+                words = match.group("inner").split("_")
+                joined = words[0].capitalize()
+                for before, word in zip(words, words[1:]):  # E_88645 reads "E-88645", GREG_HALLMAN "Greg Hallman"
+                    joined += ("-" if before[-1:].isalpha() and word[:1].isdigit() else " ") + word.capitalize()
+                emit(f" {joined} ", start, stop)
+        else:
+            emit(unicodedata.normalize("NFKC", match.group()), start, stop)
+        position = stop
+    if position < len(text):
+        pieces.append(text[position:])
+        begin.extend(range(position, len(text)))
+        end.extend(range(position + 1, len(text) + 1))
+    folded = _fold_confusables("".join(pieces))
+    if folded == text:
+        return View(text, None, None, decoded)
+    return View(folded, begin, end, decoded)
+
+
+def _unescape(run: str) -> str:
+    try:
+        return json.loads(f'"{run}"').encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    except (ValueError, UnicodeError):
+        return run
+
+
+def _fold_confusables(text: str) -> str:
+    if text.isascii() or _CONFUSABLE_CHARS.isdisjoint(text):
+        return text
+    return _LATIN_WORD.sub(lambda word: word.group().translate(_CONFUSABLES), text)
+
+
+def _base64_tokens(text: str) -> list[Decoded]:
+    """Tokens of `text` that are base64 (standard or URL-safe) of readable text."""
+    found = []
+    for match in _B64.finditer(text):
+        token = match.group()
+        if not _looks_encoded(token):
+            continue
+        decoded = decode_base64_text(token)
+        if decoded is not None:
+            found.append(Decoded(match.start(), match.end(), decoded))
+    return found
+
+
+def _looks_encoded(token: str) -> bool:
+    # Words and hex ids are base64-alphabet too: an encoded text mixes upper and lower case and digits
+    # or padding, and its length fits the padding.
+    body = token.rstrip("=")
+    if len(body) % 4 == 1:
+        return False
+    upper = sum(1 for ch in body if ch.isupper())
+    lower = sum(1 for ch in body if ch.islower())
+    return upper >= 2 and lower >= 2 and (token.endswith("=") or any(ch.isdigit() or ch in "+/_-" for ch in body))
+
+
+def decode_base64_text(token: str) -> str | None:
+    """The text a base64 token encodes, when it encodes readable UTF-8 text; else None."""
+    padded = token + "=" * (-len(token) % 4)
+    for decode in (base64.b64decode, base64.urlsafe_b64decode):
+        try:
+            raw = decode(padded.replace("-", "+").replace("_", "/") if decode is base64.b64decode else padded)
+            text = raw.decode("utf-8")
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            continue
+        printable = sum(1 for ch in text if ch.isprintable() or ch in "\n\t")
+        if len(text) >= 3 and printable == len(text) and sum(ch.isalnum() for ch in text) * 2 >= len(text):
+            return text
+    return None

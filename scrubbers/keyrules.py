@@ -1,0 +1,117 @@
+"""Which key rule applies to each member of a JSON object: one rule, used by the whole-value walk
+(`scrubbers.plan`) and the member-by-member one (`scrubbers.splice`) alike.
+
+Fail closed, and no exemption that data can switch on for itself:
+- a JSON schema keeps its labels (`"title": "Employee Id"`) only where a schema goes: a tool
+  declaration's parameters (`parameters`, `input_schema`, ...) and the sub-schemas of a schema
+  (`properties`, `items`, `anyOf`, ...); a tool result shaped like a schema is scrubbed like any result;
+- an object that describes a thing (it sits under `plan`, `tool`, `document`, ... or holds a tool call's
+  `args`, `response`, `parameters`) only loses the *name* rule (the name of a plan is not a person's
+  name, and is still scrubbed as text); its `ssn`, `email`, `phone`, `account` keys stay personal;
+- a key rule that covers a subtree (`address`, `secret`) covers all of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import regex
+
+from scrubbers.structure import is_schema, normalise_key
+
+if TYPE_CHECKING:
+    from scrubbers.analysis import Analyzer
+    from scrubbers.policy import ScrubPolicy
+
+Hint = "tuple[str, bool] | None"
+
+NOWHERE, SCHEMA, SCHEMA_MAP, SCHEMA_LIST = 0, 1, 2, 3
+"""Positions of a value: anywhere, where a schema goes, a map of schemas, a list of schemas."""
+
+SCHEMA_POSITIONS = frozenset({
+    "parameters", "parameters_json_schema", "parametersJsonSchema", "input_schema", "inputSchema",
+    "output_schema", "outputSchema", "response_schema", "responseSchema", "response_json_schema",
+    "responseJsonSchema", "json_schema", "jsonSchema"})
+"""Keys of a tool declaration whose value is a schema."""
+_SUB_SCHEMA = {"items": SCHEMA, "additionalProperties": SCHEMA, "additional_properties": SCHEMA, "not": SCHEMA,
+               "contains": SCHEMA, "properties": SCHEMA_MAP, "patternProperties": SCHEMA_MAP, "$defs": SCHEMA_MAP,
+               "definitions": SCHEMA_MAP, "anyOf": SCHEMA_LIST, "oneOf": SCHEMA_LIST, "allOf": SCHEMA_LIST,
+               "any_of": SCHEMA_LIST, "one_of": SCHEMA_LIST, "all_of": SCHEMA_LIST, "prefixItems": SCHEMA_LIST}
+_SCHEMA_WITHOUT_TYPE = frozenset({"$ref", "anyOf", "oneOf", "allOf", "any_of", "one_of", "all_of"})
+_PERSON = "PERSON"
+
+
+class Node(NamedTuple):
+    """What one object's members get."""
+
+    schema: bool
+    """A schema in a schema position: its label members are kept as written."""
+    inherited: Any
+    """A key rule covering the whole subtree, passed to every member."""
+    thing: bool
+    """The object describes a thing, not a person: the name rule does not apply to its members."""
+    position: int
+    """Where the object sits (`SCHEMA_MAP`: its members are schemas)."""
+
+
+class KeyRules:
+    """The policy's key rules, applied member by member."""
+
+    def __init__(self, policy: ScrubPolicy, analyzer: Analyzer):
+        self._analyzer = analyzer
+        self._exempt_parents = frozenset(normalise_key(k) for k in policy.key_hint_exempt_parents)
+        self._exempt_siblings = tuple(policy.key_hint_exempt_siblings)
+        self._parent_cache: dict[str, bool] = {}
+        shape = policy.structure.shapes.get(policy.structure.fields.get("key", ""), "")
+        self._plain_key = regex.compile(shape).fullmatch if shape else (lambda key: None)
+        self._plain_cache: dict[str, bool] = {}
+
+    def node(self, key: str | None, hint: Any, members: Iterable[str], kind: Any, size: int, position: int) -> Node:
+        """The rule for an object under `key` (its own key rule `hint`) with these member names."""
+        names = members if isinstance(members, (set, frozenset, dict)) else set(members)
+        schema = position == SCHEMA and (is_schema(kind, size) or not _SCHEMA_WITHOUT_TYPE.isdisjoint(names))
+        inherited = hint if hint is not None and hint[1] else None
+        thing = not schema and ((key is not None and self._exempt_parent(key))
+                                or any(sibling in names for sibling in self._exempt_siblings))
+        return Node(schema, inherited, thing, position)
+
+    def member(self, node: Node, name: str) -> tuple[Any, int]:
+        """(key rule, position) of the member `name` of an object with rule `node`."""
+        if node.schema:
+            position = _SUB_SCHEMA.get(name, NOWHERE)
+        elif node.position == SCHEMA_MAP:
+            position = SCHEMA
+        elif node.thing and name in SCHEMA_POSITIONS:
+            position = SCHEMA
+        else:
+            position = NOWHERE
+        if node.inherited is not None:
+            return node.inherited, position
+        if node.schema:
+            return None, position
+        hint = self._analyzer.key_hint(name)
+        if hint is not None and node.thing and hint[0] == _PERSON and not hint[1]:
+            hint = None  # the name of a plan or a tool: scrubbed as text, not removed as a person's name
+        return hint, position
+
+    @staticmethod
+    def item_position(position: int) -> int:
+        """The position of the items of a list at `position`."""
+        return SCHEMA if position == SCHEMA_LIST else NOWHERE
+
+    def plain_key(self, key: str) -> bool:
+        """Whether an object key looks like a code-defined name (the policy's `key` shape); any other
+        key (`"Gregory Hallman"`, an e-mail) is scrubbed as text."""
+        found = self._plain_cache.get(key)
+        if found is None:
+            if len(self._plain_cache) > 50_000:
+                self._plain_cache.clear()
+            found = self._plain_cache[key] = self._plain_key(key) is not None
+        return found
+
+    def _exempt_parent(self, key: str) -> bool:
+        found = self._parent_cache.get(key)
+        if found is None:
+            found = self._parent_cache[key] = normalise_key(key) in self._exempt_parents
+        return found

@@ -1,0 +1,78 @@
+"""Planting made-up personal values into real fixture traces, and looking for them in any form afterwards.
+
+The values are ones the engine recognises when they are written plainly (issue 11 is about *where* they
+sit and *how* they are disguised, not about what is recognised): a leak found by these tests is a value
+the scrubber was never shown, or was shown in a form it did not see through.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+from promote.ingest import open_export
+
+VALUES = {
+    "name": "Gregory Hallman",
+    "email": "greg.hallman@example.com",
+    "phone": "(415) 555-0134",
+    "ssn": "512-44-7723",
+    "card": "4111 1111 1111 1111",
+    "iban": "DE89 3704 0044 0532 0130 00",
+    "employee_id": "E-88645",
+    "address": "1427 Maple Grove Avenue",
+}
+"""One made-up person: each value is replaced when it stands plainly in a sentence."""
+
+DIGITS = {"phone": 4155550134, "ssn": 512447723, "card": 4111111111111111}
+"""The numeric values as numbers (an `intValue`, an int64 tag)."""
+
+
+def prose(kind: str) -> str:
+    """The value in a short sentence of the kind traces hold."""
+    return f"lookup for {VALUES[kind]} failed" if kind != "name" else f"Ticket opened by {VALUES[kind]} today"
+
+
+def forms(value: str) -> set[str]:
+    """The ways a value can sit in an output: as itself, JSON-escaped (once or twice), `\\u`-escaped,
+    URL-encoded, in base64, and its digits alone for a number."""
+    once = json.dumps(value)[1:-1]
+    found = {value, once, json.dumps(once)[1:-1], urllib.parse.quote(value), urllib.parse.quote_plus(value),
+             "".join(f"\\u{ord(ch):04x}" for ch in value)}
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        encoded = encode(value.encode()).decode()
+        found |= {encoded, encoded.rstrip("=")}
+    return {form.casefold() for form in found}
+
+
+def output_text(path: Path) -> str:
+    """What a written export holds, as text: its records' bytes and every value its codec reads (so a
+    base64 or protobuf bytes value is searched decoded too)."""
+    export = open_export(path)
+    parts = []
+    for record in export.records():
+        if hasattr(record, "raw"):
+            parts.append(record.raw.decode("utf-8", "replace"))
+            parts.extend(str(slot.value) for slot, _ in export.slots(record))
+    return "\n".join(parts)
+
+
+def leaked(text: str, planted: dict[str, str] | None = None, extra: tuple[str, ...] = ()) -> list[str]:
+    """The planted values (by kind) found in `text` in any of their forms, and any `extra` carrier found."""
+    folded = text.casefold()
+    found = [kind for kind, value in (planted or VALUES).items()
+             if any(form in folded for form in forms(value)) or (kind in DIGITS and str(DIGITS[kind]) in folded)]
+    return found + [carrier for carrier in extra if carrier.casefold() in folded]
+
+
+def spans_of(doc: dict) -> list[dict]:
+    """Every span of an OTLP JSON request, in order."""
+    return [span for block in doc.get("resourceSpans", ()) for scope in block.get("scopeSpans", ())
+            for span in scope.get("spans", ())]
+
+
+def string(value: str) -> dict[str, Any]:
+    return {"stringValue": value}

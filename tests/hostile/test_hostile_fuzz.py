@@ -1,0 +1,94 @@
+"""Fuzzing (issue 11): a value planted at a random place of a real OTLP JSON record, in a random disguise,
+never survives `promote scrub`'s block scrubber, and ids and times never change.
+
+Bounded (a fixed number of derandomized examples on one engine) so that it runs in a few seconds.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import urllib.parse
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from promote import scrubbing
+from promote.batch.blocks import BlockJob, scrub_block
+from promote.ingest import Record, iter_spans
+from tests.conftest import TRACES
+from tests.hostile.planting import VALUES, leaked, spans_of
+
+LINE = (TRACES / "adk2.otlp.jsonl").read_text().splitlines()[0]
+
+DISGUISES: dict[str, Callable[[str], str]] = {
+    "plain": lambda v: v,
+    "zero-width": lambda v: v[:2] + "\u200b" + v[2:],
+    "fullwidth digits": lambda v: "".join(chr(ord(c) - 48 + 0xFF10) if c.isdigit() else c for c in v),
+    "confusables": lambda v: v.replace("a", "а").replace("e", "е"),
+    "URL-encoded": urllib.parse.quote,
+    "\\u escapes": lambda v: "".join(f"\\u{ord(c):04x}" for c in v),
+    "base64": lambda v: base64.b64encode(v.encode()).decode(),
+    "fake placeholder": lambda v: "<" + "".join(c if c.isalnum() else "_" for c in v).upper() + ">",
+}
+
+
+def _attr(span: dict, key: str, value: dict) -> None:
+    span.setdefault("attributes", []).append({"key": key, "value": value})
+
+
+PLACES: dict[str, Callable[[dict, dict, str], None]] = {
+    "span name": lambda doc, span, text: span.update(name=text),
+    "event name": lambda doc, span, text: span.setdefault("events", []).append({"name": text}),
+    "attribute": lambda doc, span, text: _attr(span, "note", {"stringValue": text}),
+    "bare attribute value": lambda doc, span, text: _attr(span, "note", text),
+    "kvlist value": lambda doc, span, text: _attr(span, "meta", {"kvlistValue": {"values": [
+        {"key": "owner", "value": {"stringValue": text}}]}}),
+    "array value": lambda doc, span, text: _attr(span, "tags", {"arrayValue": {"values": [{"stringValue": text}]}}),
+    "bytesValue": lambda doc, span, text: _attr(span, "blob", {"bytesValue": base64.b64encode(text.encode()).decode()}),
+    "resource attribute": lambda doc, span, text: doc["resourceSpans"][0]["resource"]["attributes"].append(
+        {"key": "host.name", "value": {"stringValue": text}}),
+    "link attribute": lambda doc, span, text: span.setdefault("links", []).append(
+        {"traceId": span["traceId"], "spanId": span["spanId"], "attributes": [{"key": "n", "value": {"stringValue": text}}]}),
+    "traceState": lambda doc, span, text: span.update(traceState=text),
+    "unknown field": lambda doc, span, text: span.update(comment=text),
+    "status message": lambda doc, span, text: span.update(status={"code": 2, "message": text}),
+}
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return scrubbing.engine()
+
+
+def _scrub(engine, doc: dict) -> bytes:
+    raw = json.dumps(doc).encode()
+    job = BlockJob(0, "fuzz.jsonl", "otlp-jsonl", "lines", None, [Record("fuzz.jsonl:1", raw, json.loads(raw))])
+    return scrub_block(job, engine).data
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(sorted(VALUES)), disguise=st.sampled_from(sorted(DISGUISES)),
+       place=st.sampled_from(sorted(PLACES)), span_index=st.integers(0, 4), sentence=st.booleans())
+def test_a_planted_value_never_survives(engine, kind: str, disguise: str, place: str, span_index: int,
+                                        sentence: bool) -> None:
+    carrier = DISGUISES[disguise](VALUES[kind])
+    text = f"Ticket opened by {carrier} today" if sentence else carrier
+    doc = json.loads(LINE)
+    spans = spans_of(doc)
+    span = spans[span_index % len(spans)]
+    PLACES[place](doc, span, text)
+    out = _scrub(engine, doc)
+    shown = out.decode("utf-8", "replace")
+    for record in (json.loads(line) for line in shown.splitlines() if line.strip()):
+        for item in spans_of(record):  # decoded bytes values are searched too
+            for attribute in item.get("attributes", ()):
+                value = attribute.get("value")
+                if isinstance(value, dict) and "bytesValue" in value:
+                    shown += "\n" + base64.b64decode(value["bytesValue"]).decode("utf-8", "replace")
+    assert leaked(shown, {kind: VALUES[kind]}, (carrier,)) == [], (kind, disguise, place)
+    before = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"]) for s in spans]
+    after = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"]) for s in spans_of(json.loads(out))]
+    assert after == before

@@ -1,0 +1,85 @@
+"""The whole promotion on the real ADK export, driven through the UI, asserted on the written YAML."""
+
+from __future__ import annotations
+
+import asyncio
+
+from promote.case.yaml_io import load_tree
+from tests.tui.conftest import CARRYOVER_HANDLE, make_app, settle
+from tui.screens.browser import BrowserScreen
+from tui.screens.promote import PromoteScreen
+from tui.widgets.turn_table import TurnTable
+
+
+async def open_carryover(pilot) -> PromoteScreen:
+    app = pilot.app
+    await settle(pilot)
+    assert isinstance(app.screen, BrowserScreen)
+    await pilot.press("slash", *"carries into next year", "escape")
+    await pilot.pause()
+    table = app.screen.query_one(TurnTable)
+    assert table.row_count == 1
+    await pilot.press("enter")
+    await settle(pilot)
+    assert isinstance(app.screen, PromoteScreen)
+    return app.screen
+
+
+def test_promote_the_carryover_turn(eval_repo, expected_traces):
+    asyncio.run(promote_the_carryover_turn(eval_repo, expected_traces["planted_pii"]))
+
+
+async def promote_the_carryover_turn(eval_repo, planted):
+    app = make_app(eval_repo)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await open_carryover(pilot)
+        shown = " ".join(row.snippet or "" for row in app.screen_stack[-2].rows.values())
+        assert "<PERSON_1>" in shown
+        assert [item["value"] for item in planted if item["value"] in shown] == []
+
+        # Output: add a sentence at the end of the expected reply.
+        await pilot.press("f6")
+        output = screen.query_one("#output-text")
+        output.focus()
+        output.move_cursor(output.document.end)
+        await pilot.press(*" Plan ahead.")
+        # Tools: exclude get_employee_context, ignore the topic argument of search_hr_policy.
+        await pilot.press("f6")
+        calls = screen.query_one("#tools-calls")
+        calls.focus()
+        calls.highlighted = 0
+        await pilot.press("space", "down")
+        await pilot.pause()
+        screen.query_one("#rule-kind-0").value = "ignore"
+        await pilot.pause()
+        # Numbers: accept the first suggested figure.
+        await pilot.press("f6")
+        screen.query_one("#numbers-table").focus()
+        await pilot.press("a")
+        # Retrieval: cite the second chunk too.
+        await pilot.press("f6")
+        cite = screen.query_one("#chunks-cite")
+        cite.focus()
+        cite.highlighted = 1
+        await pilot.press("space")
+        # Entities: map the production user to the catalog's sandbox employee.
+        await pilot.press("f6", "f6")
+        screen.query_one("#entity-handle").value = CARRYOVER_HANDLE
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        path = eval_repo / "evals" / "cases" / f"{screen.session.case.id}.yaml"
+        assert path.is_file(), screen.session.render()
+
+    written = load_tree(path)
+    assert written["expected_output"].endswith("could be at risk. Plan ahead.")
+    calls = written["expected_tools"]["calls"]
+    assert [call["name"] for call in calls] == ["search_hr_policy"]
+    assert calls[0]["match"] == {"topic": "ignore"}
+    assert len(written["numeric"]) == 1
+    assert written["must_cite"] == ["PTO-CA-2026 §4.2", "PTO-CA-2026 §4.3"]
+    assert written["entities"][0]["handle"] == CARRYOVER_HANDLE
+    assert written["entities"][0]["resolves_to"] == "E-90001"
+    assert written["provenance"]["promoted_by"] == "hermione.g"
+    text = path.read_text(encoding="utf-8")
+    assert [item["value"] for item in planted if item["value"] in text] == []

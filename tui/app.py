@@ -1,0 +1,101 @@
+"""`PromoteApp`: the trace browser first (or the promote screen with `--case`), themes, help, quit."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from tui import seams
+from tui.edit_session import EditSession
+from tui.screens.browser import BrowserScreen
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.help import HelpScreen
+from tui.screens.promote import PromoteScreen
+
+LIGHT, DARK = "textual-light", "textual-dark"
+
+
+class PromoteApp(App[int]):
+    """From a trace export to a reviewed case, keyboard first."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "promote"
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (asks first when edits are unsaved)"),
+        Binding("f1", "help", "Help", tooltip="Every key and what it does"),
+        Binding("f2", "toggle_theme", "Theme", tooltip="Switch between the light and dark theme"),
+    ]
+
+    def __init__(self, exports: list[Path], *, case: Path | None = None, repo_dir: Path | None = None,
+                 by: str | None = None, now: datetime | None = None, dark: bool = True) -> None:
+        super().__init__()
+        self.exports = exports
+        self.case_path = case
+        self.repo_dir = repo_dir
+        self.by = by
+        self.now = now
+        self.theme = DARK if dark else LIGHT
+        self.repo: seams.EvalRepo | None = None
+        self._first_session: EditSession | None = None
+
+    def prepare(self) -> None:
+        """Find the eval repo and load `--case` (raises PromoteError for what a user can fix)."""
+        start = self.repo_dir or (self.case_path.parent if self.case_path else Path.cwd())
+        self.repo = seams.EvalRepo.find(start)
+        if self.case_path is not None:
+            self._first_session = EditSession.from_file(self.case_path, repo=self.repo)
+
+    def on_mount(self) -> None:
+        if self.repo is None:
+            self.prepare()
+        if self.exports:
+            self.push_screen(BrowserScreen(self.exports, self.repo))
+        if self._first_session is not None:
+            self.open_session(self._first_session)
+
+    def open_session(self, session: EditSession) -> None:
+        """Edit a case; a recovery file left by an earlier run is offered first."""
+        recovered = session.recovered_case()
+        if recovered is None:
+            self.push_screen(PromoteScreen(session))
+            return
+
+        def answered(recover: bool | None) -> None:
+            if recover:
+                session.case = recovered
+            else:
+                session.drop_recovery()
+            self.push_screen(PromoteScreen(session))
+
+        question = "Unsaved edits of this case were found from an earlier run. Recover them?"
+        self.push_screen(ConfirmScreen(question, yes="Recover", no="Discard"), answered)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Help", "Every key and what it does", self.action_help)
+        yield SystemCommand("Toggle light/dark theme", "Switch the colour theme", self.action_toggle_theme)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_toggle_theme(self) -> None:
+        self.theme = LIGHT if self.theme == DARK else DARK
+
+    async def action_quit(self) -> None:
+        editing = [screen for screen in self.screen_stack if isinstance(screen, PromoteScreen)]
+        if not any(screen.session.dirty for screen in editing):
+            self.exit(0)
+            return
+
+        def answered(quit_anyway: bool | None) -> None:
+            if quit_anyway:
+                self.exit(0)
+
+        self.push_screen(ConfirmScreen("The case has unsaved changes. Quit without saving?",
+                                       yes="Quit", no="Keep editing"), answered)

@@ -1,0 +1,1 @@
+"""The screens: trace browser, promote screen, and the modal dialogs."""

@@ -1,0 +1,246 @@
+"""The trace browser: every turn of the exports in a table that fills while the files stream in.
+
+A loader process (`tui.loader`) reads and scrubs; a thread worker relays what it sends: each trace's
+metadata as soon as it is rebuilt, then each trace's scrubbed input snippet (and whether the eval repo
+already holds the turn). Raw text stays in the loader process.
+Enter opens a turn: its trace is scrubbed first if it is not yet, then drafted, then edited.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input
+
+from promote.errors import PromoteError
+from tui import seams
+from tui.edit_session import EditSession, pending_recoveries
+from tui.messages import LoadProgressed, TurnsRead, TurnsScrubbed
+from tui.loader import Loader
+from tui.trace_store import ScrubbedTrace, TurnRow
+from tui.widgets.filter_bar import FilterBar, TurnFilter
+from tui.widgets.load_progress import LoadProgress
+from tui.widgets.turn_table import COLUMNS, TurnTable
+
+FLUSH_SECONDS = 0.5
+
+
+class BrowserScreen(Screen):
+    """Pick the turn to promote."""
+
+    CSS_PATH = "browser.tcss"
+    BINDINGS = [
+        Binding("slash", "focus_filter", "Filter", tooltip="Type to filter turns by text, agent or tool"),
+        Binding("e", "toggle_errors", "Errors only", tooltip="Show only turns with a failed tool call"),
+        Binding("s", "sort_next", "Sort", tooltip="Sort by the next column; again to cycle"),
+        Binding("r", "sort_reverse", "Reverse", tooltip="Reverse the sort order"),
+        Binding("escape", "focus_table", "Table", show=False, tooltip="Back to the table of turns"),
+    ]
+
+    def __init__(self, exports: list[Path], repo: seams.EvalRepo | None) -> None:
+        super().__init__()
+        self.exports = exports
+        self.repo = repo
+        self.loader: Loader | None = None
+        self.scrubbed: dict[str, ScrubbedTrace] = {}
+        self._new_rows: list[TurnRow] = []
+        self._changed_keys: set[str] = set()
+        self.agents: set[str] = set()
+        self.tools: set[str] = set()
+        self.rows: dict[str, TurnRow] = {}
+        self.filter = TurnFilter()
+        self.traces_read = 0
+        self.traces_scrubbed = 0
+        self.reading_done = False
+        self.scrubbing_done = False
+        self.load_error: str | None = None
+        self._pending_open: str | None = None
+        self._stop = threading.Event()
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        yield FilterBar(id="filters")
+        yield TurnTable(id="turns")
+        yield LoadProgress(id="progress")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = ", ".join(path.name for path in self.exports)
+        table = self.query_one(TurnTable)
+        table.focus()
+        table.recovering = {source.removeprefix("trace:") for source in pending_recoveries(self.repo)
+                            if source.startswith("trace:")}
+        if table.recovering:
+            self.notify(f"unsaved edits of {len(table.recovering)} turn(s) from an earlier run: marked ✎, "
+                        "open one to recover them", timeout=8)
+        self.set_interval(FLUSH_SECONDS, self._flush, name="flush loaded turns")
+        self._load()
+
+    def on_unmount(self) -> None:
+        self._stop.set()
+        if self.loader is not None:
+            self.loader.stop()
+
+    # the loader ------------------------------------------------------------------------------
+
+    @work(thread=True, group="load", name="load exports")
+    def _load(self) -> None:
+        """Relay the loader process's messages to this screen (the thread mostly waits on a pipe)."""
+        self.loader = Loader(self.exports, self.repo)
+        for message in self.loader.messages():
+            if self._stop.is_set():
+                break
+            kind = message[0]
+            if kind == "rows":
+                self.post_message(TurnsRead(message[1]))
+            elif kind == "scrubbed":
+                self.post_message(TurnsScrubbed(message[1], message[2]))
+            elif kind == "error":
+                self.load_error = message[1]
+                self._post_progress()
+            elif kind == "read_done":
+                self.reading_done = True
+                self._post_progress()
+        self.scrubbing_done = True
+        self._post_progress()
+        self.loader.stop()
+
+    def _post_progress(self) -> None:
+        self.post_message(LoadProgressed(len(self.rows), self.traces_read, self.traces_scrubbed,
+                                         self.reading_done, self.scrubbing_done, self.load_error))
+
+    # messages from the workers -----------------------------------------------------------------
+
+    # Every change to the table costs a re-render of its visible rows (its render caches are all
+    # dropped), so what the loader sends is applied at most every FLUSH_SECONDS, the first rows at once.
+
+    def on_turns_read(self, message: TurnsRead) -> None:
+        self.traces_read += len({row.trace_id for row in message.rows})
+        for row in message.rows:
+            self.rows[row.key] = row
+        self._new_rows += message.rows
+        if not self.query_one(TurnTable).row_count:
+            self._flush()
+
+    def on_turns_scrubbed(self, message: TurnsScrubbed) -> None:
+        self.traces_scrubbed += len(message.traces)
+        for done in message.traces:
+            self.scrubbed[done.trace.trace_id] = done
+        for key, snippet, promoted in message.updates:
+            row = self.rows.get(key)
+            if row is not None:
+                self.rows[key] = replace(row, snippet=snippet, promoted=promoted)
+                self._changed_keys.add(key)
+        if self._pending_open is not None:
+            trace_id = self.rows[self._pending_open].trace_id
+            if trace_id in self.scrubbed:
+                key, self._pending_open = self._pending_open, None
+                self._draft(key)
+
+    def _flush(self) -> None:
+        if not self._new_rows and not self._changed_keys:
+            return
+        table = self.query_one(TurnTable)
+        new, self._new_rows = self._new_rows, []
+        changed, self._changed_keys = self._changed_keys, set()
+        table.add_turns([self.rows[row.key] for row in new if self._shown(self.rows[row.key])])
+        self._offer_choices(new)
+        if self.filter.text:
+            self._refilter()  # a snippet that arrived may match the filter now
+        else:
+            for key in changed:
+                table.update_turn(self.rows[key])
+        self._show_progress()
+
+    def on_load_progressed(self, message: LoadProgressed) -> None:
+        self._flush()
+        self.query_one(LoadProgress).show(message.turns, message.traces, message.scrubbed,
+                                          message.reading_done, message.scrubbing_done, message.error)
+        if message.error:
+            self.notify(message.error, title="cannot read", severity="error")
+
+    def _show_progress(self) -> None:
+        self.query_one(LoadProgress).show(len(self.rows), self.traces_read, self.traces_scrubbed,
+                                          self.reading_done, self.scrubbing_done, self.load_error)
+
+    # filtering and sorting ---------------------------------------------------------------------
+
+    def _shown(self, row: TurnRow) -> bool:
+        f = self.filter
+        return row.matches(f.text, f.agent, f.tool, f.errors_only)
+
+    def _offer_choices(self, rows: list[TurnRow]) -> None:
+        before = (len(self.agents), len(self.tools))
+        self.agents.update(row.agent for row in rows)
+        self.tools.update(tool for row in rows for tool in row.tools)
+        if (len(self.agents), len(self.tools)) != before:
+            self.query_one(FilterBar).set_choices(sorted(self.agents), sorted(self.tools))
+
+    def _refilter(self) -> None:
+        self.query_one(TurnTable).show_rows([row for row in self.rows.values() if self._shown(row)])
+
+    @on(FilterBar.Changed)
+    def _filter_changed(self, event: FilterBar.Changed) -> None:
+        self.filter = event.filter
+        self._refilter()
+
+    @on(DataTable.HeaderSelected)
+    def _header_selected(self, event: DataTable.HeaderSelected) -> None:
+        self.query_one(TurnTable).sort_by(str(event.column_key.value))
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter-text", Input).focus()
+
+    def action_focus_table(self) -> None:
+        self.query_one(TurnTable).focus()
+
+    def action_toggle_errors(self) -> None:
+        box = self.query_one("#filter-errors")
+        box.value = not box.value
+
+    def action_sort_next(self) -> None:
+        table = self.query_one(TurnTable)
+        keys = [key for key, _ in COLUMNS]
+        following = keys[(keys.index(table.sort_column) + 1) % len(keys)] if table.sort_column else "time"
+        table.sort_by(following)
+        self.notify(f"sorted by {dict(COLUMNS)[following]}", timeout=2)
+
+    def action_sort_reverse(self) -> None:
+        table = self.query_one(TurnTable)
+        table.sort_by(table.sort_column or "time") if table.sort_column else table.sort_by("time")
+
+    # opening a turn ----------------------------------------------------------------------------
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        key = str(event.row_key.value)
+        row = self.rows[key]
+        if not row.has_input:
+            self.notify("this turn was exported without message content: nothing to draft from",
+                        severity="warning")
+            return
+        if row.trace_id not in self.scrubbed:
+            self._pending_open = key
+            if self.loader is not None:
+                self.loader.want(row.trace_id)
+            self.notify("scrubbing this trace first…", timeout=3)
+            return
+        self._draft(key)
+
+    @work(thread=True, group="draft", exclusive=True, name="draft turn")
+    def _draft(self, key: str) -> None:
+        row = self.rows[key]
+        scrubbed = self.scrubbed[row.trace_id]
+        try:
+            session = EditSession.from_draft(scrubbed, row.turn, repo=self.repo, by=self.app.by,
+                                             now=self.app.now)
+        except PromoteError as exc:
+            self.app.call_from_thread(self.notify, str(exc), title="cannot draft", severity="error")
+            return
+        self.app.call_from_thread(self.app.open_session, session)
