@@ -346,7 +346,8 @@ def test_the_new_keys_load_round_trip_and_reject_a_bad_regex(tmp_path) -> None:
     assert validate_file(path).ok
     path.write_text(text.replace("'carr(y|ies) (over|into)'", "'carr(y|ies'"), encoding="utf-8")
     (problem,) = validate_file(path).problems
-    assert (problem.rule, problem.field) == ("schema", "reply.matches") and "does not compile" in problem.message
+    assert (problem.rule, problem.field) == ("schema", "reply.matches")
+    assert "does not compile" in problem.message
 
 
 def test_luhn_runs_allow_spaces_and_dashes_and_respect_the_length_range() -> None:
@@ -361,3 +362,14 @@ def test_luhn_runs_allow_spaces_and_dashes_and_respect_the_length_range() -> Non
     assert found("card 4111 1111 1111 1112") == []  # checksum fails
     assert found("routing 021000021, account 000123456789, phone 415-555-0132") == []
     assert found("SIN 046 454 286", 9, 9) == [9] and found("SIN 046 454 287", 9, 9) == []
+
+
+def test_unreadable_trace_lines_are_listed_and_the_rest_is_checked(tmp_path) -> None:
+    from promote.check import check_paths
+
+    export = tmp_path / "run.otlp.jsonl"
+    export.write_bytes((TRACES / "adk2.otlp.jsonl").read_bytes() + b"{not json\n")
+    report = check_paths([GOLDEN / "wfm.accrual_balance_007.yaml"], [export])
+    assert report.ok and [case.passed for case in report.cases] == [True]
+    assert [skip.where for skip in report.skipped] == [f"{export}:{len(export.read_text().splitlines())}"]
+    assert f"skipped {export}:" in render_report(report)

@@ -34,7 +34,9 @@ def rules_of(args: dict[str, Any], match: dict[str, ArgRule] | None) -> dict[str
     return {**{name: ArgRule(kind="exact") for name in args}, **(match or {})}
 
 
-def mismatch(name: str, expected: Any, rule: ArgRule, raw: dict[str, Any], clean: dict[str, Any]) -> str | None:
+def mismatch(
+    name: str, expected: Any, rule: ArgRule, raw: dict[str, Any], clean: dict[str, Any]
+) -> str | None:
     """Why argument `name` of a call does not satisfy its rule (None: it does). `raw` is the call's
     arguments as traced, `clean` the same scrubbed; only `clean` values are quoted."""
     if rule.kind == "ignore":

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field, computed_field
 
 from promote.models import Model as _Model
+from promote.trace_model import Skipped
 
 Verdict = Literal["pass", "fail", "inconclusive"]
 PairedBy = Literal["case-id", "provenance", "input", "turn"]
@@ -116,6 +117,8 @@ class CheckReport(_Model):
     """Per label, in label order; labels no case implies are left out."""
     gates: list[Gate] = Field(default_factory=list)
     """The gates asked for."""
+    skipped: list[Skipped] = Field(default_factory=list)
+    """Trace input that could not be read (`file:line` and why); the rest was checked."""
 
     @computed_field
     @property
@@ -173,6 +176,7 @@ def render_report(report: CheckReport) -> str:
     for gate in report.gates:
         reached = "no conclusive result" if gate.rate is None else f"{gate.rate:.2f}"
         lines.append(f"gate {gate.label} >= {gate.minimum:g}: {'met' if gate.met else 'MISSED'} ({reached})")
+    lines += [f"skipped {skip.where}: {skip.why}" for skip in report.skipped]
     failed = sum(not case.passed for case in report.cases)
     summary = f"{len(report.cases)} case(s) checked: {len(report.cases) - failed} passed, {failed} failed"
     if report.unpaired:

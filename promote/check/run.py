@@ -97,6 +97,7 @@ def check_paths(
                            hint="see `promote traces` for what the export holds")
     report = check_cases(cases, listing.traces, turn=turn, min_pass_rates=min_pass_rates,
                          engine=scrub_engine(str(policy) if policy is not None else None))
+    report.skipped = listing.skipped
     if not report.cases:
         first = report.unpaired[0]
         raise PromoteError(f"no case could be paired with a turn: {first.why}", where=first.path)
