@@ -241,3 +241,22 @@ def test_resume_with_one_input_is_honoured(tmp_path: Path) -> None:
     out = tmp_path / "one.jsonl"
     _resume_run(tmp_path, [SOURCE], out)
     assert b"already done" in _resume_run(tmp_path, [SOURCE], out)
+
+
+def test_kill_9_mid_scrub_keeps_the_old_output_and_the_next_run_cleans_up(tmp_path: Path) -> None:
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(SOURCE.read_bytes() * 40)
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b"the previous output\n")
+    process = subprocess.Popen([sys.executable, "-m", "promote.cli", "scrub", str(big), "-o", str(out),
+                                "--workers", "1", "--window", "5", "--force"], cwd=ROOT, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".out.jsonl.*.partial")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.kill()
+    process.wait(timeout=30)
+    assert out.read_bytes() == b"the previous output\n"
+    assert list(tmp_path.glob(".out.jsonl.*.partial")), "kill -9 leaves its temp file"
+    assert run_cli("scrub", str(SOURCE), "-o", str(out), "--workers", "1", "--force").returncode == 0
+    assert not list(tmp_path.glob(".out.jsonl.*.partial"))
+    assert out.read_bytes().startswith(b"{")
