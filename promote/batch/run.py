@@ -131,7 +131,10 @@ def scrub_exports(
         raise PromoteError("--resume needs files: a stream cannot be checked against a finished output",
                            hint="leave out --resume, or scrub files")
     recipe = {"policy": policy.sha256, "key": hashlib.sha256(key).hexdigest()[:16] if key else "none"}
-    resume_log = ResumeLog(Path(output), single=len(inputs) == 1, recipe=recipe) if output != "-" else None
+    # A run of several inputs always records what it finished, so that an interrupted one can be resumed;
+    # one input has nothing to resume part-way, so its record is kept only when --resume asks for it.
+    keep_log = output != "-" and (len(inputs) > 1 or options.resume)
+    resume_log = ResumeLog(Path(output), single=len(inputs) == 1, recipe=recipe) if keep_log else None
     report = ScrubRunReport(workers=options.workers, window=options.window, block_bytes=options.block_bytes,
                             policy=f"{policy.name}@sha256:{policy.sha256}")
     # This process's engine harvests known values (and scrubs, with one worker); forked workers inherit
@@ -197,7 +200,8 @@ def capped_options(options: ScrubOptions) -> tuple[ScrubOptions, list[str]]:
     for each cap applied (memory must stay bounded whatever the flags)."""
     notes = []
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    by_memory = max(1, _available_memory() // WORKER_MEMORY) if _available_memory() else cores
+    available = _available_memory()
+    by_memory = max(1, available // WORKER_MEMORY) if available else cores
     workers = min(options.workers, cores, by_memory)
     if workers < options.workers:
         why = f"{cores} core(s)" if workers == cores else f"memory for {by_memory} worker(s)"

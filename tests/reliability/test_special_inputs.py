@@ -32,7 +32,7 @@ def test_random_bytes_that_look_like_a_huge_protobuf_prefix_are_refused_quickly(
     assert done.returncode == 2 and b"no trace data found" in done.stderr, done.stderr[-500:]
 
 
-def test_a_character_device_is_read_as_a_stream_not_reopened(tmp_path: Path) -> None:
+def test_an_empty_character_device_is_one_line_not_a_hang(tmp_path: Path) -> None:
     done = _promote("traces", "/dev/null")
     assert done.returncode == 2 and b"empty file" in done.stderr
 

@@ -260,3 +260,9 @@ def test_kill_9_mid_scrub_keeps_the_old_output_and_the_next_run_cleans_up(tmp_pa
     assert run_cli("scrub", str(SOURCE), "-o", str(out), "--workers", "1", "--force").returncode == 0
     assert not list(tmp_path.glob(".out.jsonl.*.partial"))
     assert out.read_bytes().startswith(b"{")
+
+
+def test_a_single_input_run_leaves_no_resume_record_unless_asked(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    assert run_cli("scrub", str(SOURCE), "-o", str(out), "--workers", "1").returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
