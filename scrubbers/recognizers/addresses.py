@@ -18,6 +18,8 @@ from collections.abc import Iterator
 import regex
 from presidio_analyzer import LocalRecognizer, RecognizerResult
 
+from scrubbers.recognizers.lexicon import lexicon
+
 ENTITY = "STREET_ADDRESS"
 _W = r"[\p{Lu}\p{Ll}\p{M}'’.-]"
 _CAP = rf"\p{{Lu}}{_W}*"
@@ -78,12 +80,26 @@ _EAST_ASIAN = regex.compile(
     r"(?:省|市|区|県|都|府|道|郡|町|村|街|路|号|丁目|番地?|도|시|구|군|동|로|길|읍|면)"
     r"[\p{Han}\p{Hangul}\p{Katakana}\p{Hiragana}\w -]{0,30}\d[\p{Han}\p{Hangul}\w -]{0,20}")
 _HAS_EAST_ASIAN = regex.compile(r"[\p{Han}\p{Hangul}]")
+# After an address cue ("postal address to", "home:", "ships to", "lives at"), the rest of the clause
+# is the address when it holds a number: any format, any script ("Vlasákova 9, 421 40 Rosice").
+_ADDRESS_CUE = regex.compile(
+    r"(?i:\b(?:(?:postal|mailing|home|billing|shipping|delivery|street|new|my|our|the|her|his|their)[ \t]+)?"
+    r"address(?:[ \t]+(?:to|is|at|of))?[ \t]*[:=]?|\bhome[ \t]*:|\b(?:ships?|shipped|shipping|deliver|delivered|"
+    r"send|sent|mail|mailed|post|posted)[ \t]+(?:it[ \t]+|them[ \t]+)?to|\b(?:lives?|living|resides?|located)"
+    r"[ \t]+at)[ \t]+"
+    r"(?P<addr>[\p{L}\p{N}][^\n;()\"<>@]{2,120}?)"
+    # the clause ends: a bracket, a line break, "." after a word (not "TP.", "H.No."), a following clause
+    r"(?=[ \t]*(?:[(\n;\"<]|$|(?<=[\p{L}]{4}|\d)\.(?:[ \t]|$)|,?[ \t]+(?i:within|by|before|until|on|for|"
+    r"from|and|or|but|via|today|tomorrow|asap|please|thanks)\b))")
+_DIGIT = regex.compile(r"\d")
+_LATIN_WORDS = regex.compile(r"[ \t]+[a-z]{2,}\b.*", regex.DOTALL)
 
 
 class InternationalAddressRecognizer(LocalRecognizer):
     """STREET_ADDRESS lines as described in the module docstring."""
 
     def __init__(self) -> None:
+        self.places = lexicon().places
         super().__init__(supported_entities=[ENTITY], name="international address", supported_language="en")
 
     def load(self) -> None:
@@ -103,6 +119,7 @@ class InternationalAddressRecognizer(LocalRecognizer):
                 yield from self._following(text, m.end())
             for m in _POSTAL_CAPS_TOWN.finditer(text):
                 yield m.start(), m.end(), 0.7
+            yield from self._after_cue(text)
             if _HAS_EAST_ASIAN.search(text):
                 for m in _EAST_ASIAN.finditer(text):
                     s, e = m.start(), m.end()
@@ -110,10 +127,22 @@ class InternationalAddressRecognizer(LocalRecognizer):
                         s += 1
                     while e > s and not text[e - 1].strip():
                         e -= 1
-                    yield s, e, 0.75
+                    latin = _LATIN_WORDS.search(text, s, e)  # "... 大島町 within 2 bags": not the address
+                    yield s, latin.start() if latin else e, 0.75
 
-    @staticmethod
-    def _following(text: str, pos: int) -> Iterator[tuple[int, int, float]]:
+    def _after_cue(self, text: str) -> Iterator[tuple[int, int, float]]:
+        for m in _ADDRESS_CUE.finditer(text):
+            value = m.group("addr")
+            if not _DIGIT.search(value) or len(value.split()) < 2:
+                continue
+            parts = value.split(",")
+            # a country or a town alone at the end is not the address ("..., 8604 Jyllinge, Denmark")
+            while len(parts) > 1 and not _DIGIT.search(parts[-1]) and parts[-1].strip() in self.places:
+                parts.pop()
+            end = m.start("addr") + len(",".join(parts).rstrip(" \t.,"))
+            yield m.start("addr"), end, 0.75
+
+    def _following(self, text: str, pos: int) -> Iterator[tuple[int, int, float]]:
         """Up to three lines (or comma parts) after a street line that read as postal code / town."""
         for _ in range(3):
             sep = regex.match(r"[ \t]*(?:,|\n|/)[ \t]*", text[pos:pos + 8])
@@ -128,5 +157,9 @@ class InternationalAddressRecognizer(LocalRecognizer):
             segment = text[start:m.end()].strip()
             if not segment or (not any(ch.isdigit() for ch in segment) and len(segment.split()) > 4):
                 return
-            yield start, start + len(text[start:m.end()].rstrip()), 0.7
+            end = start + len(text[start:m.end()].rstrip())
+            bracket = regex.search(r"[ \t]*\(([^()]*)\)?[.,]?$", text[start:end])
+            if bracket and bracket.group(1).strip() in self.places:  # "8604 Jyllinge (Sweden)"
+                end = start + bracket.start()
+            yield start, end, 0.7
             pos = m.end()

@@ -65,12 +65,21 @@ class PathUserRecognizer(LocalRecognizer):
                 if m.group("user").lower() not in self.system_users:
                     yield offset + m.start("user"), offset + m.end("user"), 0.85
         host = _HOST.search(url)
+        tenant: set[str] = set()  # the parts of a host label taken for a person, minus the domain's own
         if host and host.group("host").count(".") >= 2:  # the leftmost label of a subdomain names the tenant
-            label = host.group("host").split(".", 1)[0]
-            if self._names_someone(label):
+            label, domain = host.group("host").split(".", 1)
+            own = set(_PARTS.findall(domain.lower()))  # "openai" in "x-openai.openai.azure.com" is the vendor's
+            parts = [p for p in _PARTS.findall(label.lower()) if p not in own]
+            # "<tenant>-openai.openai.azure.com": the tenant is whoever created the resource; a part that
+            # is no English word ("sergius") may be a name the lists do not hold: fail closed
+            vendor_named = len(parts) < len(_PARTS.findall(label.lower()))
+            unknown = vendor_named and any(len(p) >= 3 and p not in self.lexicon.english for p in parts)
+            if unknown or self._names_someone("-".join(parts)):
                 yield offset + host.start("host"), offset + host.start("host") + len(label), 0.8
+                tenant = {p for p in parts if len(p) >= 3}
         for m in _DEPLOYMENT.finditer(url):
-            if self._names_someone(m.group("name")):
+            # "sergius-openai.../deployments/sergius-gpt4o": a deployment named like its tenant is too
+            if self._names_someone(m.group("name")) or tenant & set(_PARTS.findall(m.group("name").lower())):
                 yield offset + m.start("name"), offset + m.end("name"), 0.8
 
     def _names_someone(self, label: str) -> bool:
