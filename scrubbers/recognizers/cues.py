@@ -46,14 +46,27 @@ _AFTER_VERB_BY = (r"(?:reviewed|approved|signed|requested|reported|assigned|subm
                   r"written|authored|created|owned|maintained|escalated|handled|booked|made|sent|placed|"
                   r"paid|authori[sz]ed|initiated|triggered|closed|resolved|updated|edited|merged)")
 
+# Verbs whose object is a person: "Ask Siobhan in accounting", "Please loop in Dakota Rivera Soto".
+_PERSON_VERB = regex.compile(
+    r"(?i:\b(?:ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop(?:ed|ing)?[ \t]+in|e-?mail|message|"
+    r"contact|thank|invite|include|copy|remind|notify|let|check[ \t]+with|talk[ \t]+to|speak[ \t]+(?:to|with)|"
+    r"reach[ \t]+out[ \t]+to|forward[ \t]+(?:it|this)[ \t]+to)\b)[ \t]+" + rf"{_EDGE}{_NAME}"
+    r"(?=[ \t]*(?:[;,.!?:)]|$|\n|[ \t]+(?:in|from|at|on|if|about|for|and|or|when|to|know|that|before|after)\b))")
+# A clause's subject: "Let me know if Bo needs the same change".
+_SUBJECT = regex.compile(rf"(?i:\b(?:if|whether|unless|when|once)\b)[ \t]+{_EDGE}{_NAME}(?=[ \t]+(?:needs|wants|has|"
+                         r"is|was|asks|gets|can|could|should|would|will|does|did)\b)")
 _FOR = regex.compile(rf"(?i:\bfor)[ \t]+{_EDGE}{_NAME}{_CLAUSE_END}")
 _FROM_COLON = regex.compile(rf"(?i:\bfrom)[ \t]+{_EDGE}{_NAME}(?=[ \t]*:)")
-_FROM_TEAM = regex.compile(rf"{_EDGE}{_NAME}(?=[ \t]+from[ \t]+(?:our|the|your|his|her|their|my)\b)")
+_FROM_TEAM = regex.compile(
+    rf"{_EDGE}{_NAME}(?=[ \t]+(?:from[ \t]+(?:our|the|your|his|her|their|my)\b|(?:on|in|of|at)[ \t]+(?:our|the|"
+    r"your|his|her|their|my)[ \t]+(?:[\p{L}-]+[ \t]+){0,2}(?:team|department|dept|office|group|squad|unit|staff)\b))")
 _HERE = regex.compile(rf"(?:^|(?<=[\n.!?][ \t]{{0,3}})|(?<=^[ \t>*-]{{1,6}})){_NAME}(?=[ \t]+here\b[ \t]*[:,.!—–-])",
                       regex.MULTILINE)
 _SAID = regex.compile(rf"{_EDGE}{_NAME}(?=[ \t]+(?:{_REPORTING})\b)")
 _BY = regex.compile(rf"(?i:\b{_AFTER_VERB_BY}[ \t]+by)[ \t]+{_EDGE}{_NAME}")
-_PREFILTER = regex.compile(rf"(?i:\bfor\b|\bfrom\b|\bhere\b|\bby\b|\b(?:{_REPORTING})\b)")
+_PREFILTER = regex.compile(rf"(?i:\b(?:for|from|here|by|ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop|looped|"
+                           rf"looping|e-?mail|message|contact|thank|invite|include|copy|remind|notify|let|check|"
+                           rf"talk|speak|reach|forward|if|whether|unless|when|once|team|{_REPORTING})\b)")
 
 
 def role_cue(roles: Iterable[str]) -> regex.Pattern | None:
@@ -84,12 +97,14 @@ class CueNames:
         yield from self._matches(_HERE.finditer(text), strong=True, trim_start=True)
         yield from self._matches(_SAID.finditer(text), strong=True, trim_start=True)
         yield from self._matches(_BY.finditer(text), strong=True, trim_start=False)
+        yield from self._matches(_PERSON_VERB.finditer(text), strong=True, trim_start=False, places_ok=True)
+        yield from self._matches(_SUBJECT.finditer(text), strong=False, trim_start=False, places_ok=True)
         yield from self._matches(_FOR.finditer(text), strong=False, trim_start=False)
         yield from self._matches(_FROM_COLON.finditer(text), strong=False, trim_start=False)
         yield from self._matches(_FROM_TEAM.finditer(text), strong=False, trim_start=True)
 
-    def _matches(self, matches: Iterable[regex.Match], *, strong: bool, trim_start: bool
-                 ) -> Iterator[tuple[int, int, float]]:
+    def _matches(self, matches: Iterable[regex.Match], *, strong: bool, trim_start: bool,
+                 places_ok: bool = False) -> Iterator[tuple[int, int, float]]:
         for m in matches:
             words = [(w.start() + m.start("name"), w.end() + m.start("name"), w.group())
                      for w in regex.finditer(r"\S+", m.group("name"))]
@@ -98,15 +113,19 @@ class CueNames:
                     words.pop(0)
             while words and (words[-1][2] in _PARTICLES or self._plain(words[-1][2])):
                 words.pop()
-            if words and self._acceptable([w[2] for w in words], strong=strong):
+            if words and self._acceptable([w[2] for w in words], strong=strong, places_ok=places_ok):
                 yield words[0][0], words[-1][1], SCORE
 
-    def _acceptable(self, words: list[str], *, strong: bool) -> bool:
+    def _acceptable(self, words: list[str], *, strong: bool, places_ok: bool = False) -> bool:
+        """`places_ok`: the cue takes a person, never a place ("ask Bo", "if Bo needs"), so a given name
+        that is also a town is a name."""
         lex = self.lex
         core = [w for w in words if w not in _PARTICLES and (len(w.rstrip(".")) > 1 or not _latin(w))]
         if not core or " ".join(words) in self.not_names or any(w in self.not_names for w in core):
             return False
-        if " ".join(words) in lex.places or any(w in lex.countries for w in core):
+        if any(w in lex.countries for w in core):
+            return False
+        if " ".join(words) in lex.places and not (places_ok and all(w in lex.first for w in core)):
             return False
         if len(core) == 1:
             word = core[0]

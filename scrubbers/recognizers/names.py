@@ -59,7 +59,8 @@ _LINE_HEAD = regex.compile(rf"(?m)^[ \t>*-]*(?P<name>{_ANY_WORD})(?=[ \t]*[,!][ 
 _CLAUSE_END = regex.compile(rf",[ \t]+(?P<name>{_ANY_WORD})(?=[ \t]*(?:[.!?]|$|\n))")
 # A line that is only a name (1-3 words), optionally after a dash: a sign-off.
 _LINE_ONLY = regex.compile(
-    rf"(?m)^[ \t]*(?:[-–—~]+[ \t]*)?(?P<name>{_ANY_WORD}(?:[ \t]{_ANY_WORD}){{0,2}})[ \t]*[,.]?[ \t]*$")
+    rf"(?m)^[ \t]*(?:[-–—~]+[ \t]*)?(?P<name>{_ANY_WORD}(?:[ \t](?:{_PARTICLE}[ \t]){{0,2}}{_ANY_WORD}){{0,2}})"
+    rf"[ \t]*[,.]?[ \t]*$")
 _CLOSING_LINE = regex.compile(rf"(?i)(?:\b{_GREETING}|\bcheers|\btake\s+care|\bkind\s+regards)[ \t,.!]*$")
 _INTRO = regex.compile(
     r"(?i:\b(?:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|it's|its|call\s+me|hi|hey|hello|"
@@ -190,7 +191,7 @@ class NameRecognizer(LocalRecognizer):
                 ("-", "–", "—", "~"))
             if not (closing or (before and (not after or len(after) < 60))):
                 continue
-            words = match.group("name").split()
+            words = [w for w in match.group("name").split() if w not in _PARTICLES]
             if any(self._is_place(w) for w in words):
                 continue
             if closing and all(self._foreign_word(text, w) for w in words):
