@@ -41,7 +41,8 @@ _EDGE = r"(?<![\p{L}\p{M}\p{N}_@/\\.-])"
 _CLAUSE_END = r"(?=[ \t]*(?:[;,.!?:)\]]|$|\n|[ \t]\(|[ \t]+(?:at|on|in|from|to|with|and|or|until|via)\b))"
 _REPORTING = (r"said|says|wrote|writes|asked|asks|told|tells|mentioned|mentions|reported|reports|noted|notes|"
               r"confirmed|confirms|suggested|suggests|replied|replies|complained|complains|emailed|called|"
-              r"pinged|messaged|texted|explained|explains|added|adds|insists|insisted|thinks|thought|believes")
+              r"pinged|messaged|texted|explained|explains|added|adds|insists|insisted|thinks|thought|"
+              r"believes")
 _AFTER_VERB_BY = (r"(?:reviewed|approved|signed|requested|reported|assigned|submitted|opened|raised|filed|"
                   r"written|authored|created|owned|maintained|escalated|handled|booked|made|sent|placed|"
                   r"paid|authori[sz]ed|initiated|triggered|closed|resolved|updated|edited|merged)")
@@ -49,23 +50,31 @@ _AFTER_VERB_BY = (r"(?:reviewed|approved|signed|requested|reported|assigned|subm
 # Verbs whose object is a person: "Ask Siobhan in accounting", "Please loop in Dakota Rivera Soto".
 _PERSON_VERB = regex.compile(
     r"(?i:\b(?:ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop(?:ed|ing)?[ \t]+in|e-?mail|message|"
-    r"contact|thank|invite|include|copy|remind|notify|let|check[ \t]+with|talk[ \t]+to|speak[ \t]+(?:to|with)|"
+    r"contact|thank|invite|include|copy|remind|notify|let|check[ \t]+with|talk[ \t]+to|speak[ \t]+(?:to|"
+    r"with)|"
     r"reach[ \t]+out[ \t]+to|forward[ \t]+(?:it|this)[ \t]+to)\b)[ \t]+" + rf"{_EDGE}{_NAME}"
-    r"(?=[ \t]*(?:[;,.!?:)]|$|\n|[ \t]+(?:in|from|at|on|if|about|for|and|or|when|to|know|that|before|after)\b))")
+    r"(?=[ \t]*(?:[;,.!?:)]|$|\n|[ \t]+(?:in|from|at|on|if|about|for|and|or|when|to|know|that|before|"
+    r"after)\b))")
 # A clause's subject: "Let me know if Bo needs the same change".
-_SUBJECT = regex.compile(rf"(?i:\b(?:if|whether|unless|when|once)\b)[ \t]+{_EDGE}{_NAME}(?=[ \t]+(?:needs|wants|has|"
+_SUBJECT = regex.compile(rf"(?i:\b(?:if|whether|unless|when|once)\b)[ \t]+{_EDGE}{_NAME}(?=[ \t]+(?:needs|"
+                         rf"wants|has|"
                          r"is|was|asks|gets|can|could|should|would|will|does|did)\b)")
 _FOR = regex.compile(rf"(?i:\bfor)[ \t]+{_EDGE}{_NAME}{_CLAUSE_END}")
 _FROM_COLON = regex.compile(rf"(?i:\bfrom)[ \t]+{_EDGE}{_NAME}(?=[ \t]*:)")
 _FROM_TEAM = regex.compile(
-    rf"{_EDGE}{_NAME}(?=[ \t]+(?:from[ \t]+(?:our|the|your|his|her|their|my)\b|(?:on|in|of|at)[ \t]+(?:our|the|"
-    r"your|his|her|their|my)[ \t]+(?:[\p{L}-]+[ \t]+){0,2}(?:team|department|dept|office|group|squad|unit|staff)\b))")
-_HERE = regex.compile(rf"(?:^|(?<=[\n.!?][ \t]{{0,3}})|(?<=^[ \t>*-]{{1,6}})){_NAME}(?=[ \t]+here\b[ \t]*[:,.!—–-])",
+    rf"{_EDGE}{_NAME}(?=[ \t]+(?:from[ \t]+(?:our|the|your|his|her|their|my)\b|(?:on|in|of|at)[ \t]+(?:our|"
+    rf"the|"
+    r"your|his|her|their|my)[ \t]+(?:[\p{L}-]+[ \t]+){0,2}(?:team|department|dept|office|group|squad|unit|"
+    r"staff)\b))")
+_HERE = regex.compile(rf"(?:^|(?<=[\n.!?][ \t]{{0,3}})|"
+                      rf"(?<=^[ \t>*-]{{1,6}})){_NAME}(?=[ \t]+here\b[ \t]*[:,.!—–-])",
                       regex.MULTILINE)
 _SAID = regex.compile(rf"{_EDGE}{_NAME}(?=[ \t]+(?:{_REPORTING})\b)")
 _BY = regex.compile(rf"(?i:\b{_AFTER_VERB_BY}[ \t]+by)[ \t]+{_EDGE}{_NAME}")
-_PREFILTER = regex.compile(rf"(?i:\b(?:for|from|here|by|ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop|looped|"
-                           rf"looping|e-?mail|message|contact|thank|invite|include|copy|remind|notify|let|check|"
+_PREFILTER = regex.compile(rf"(?i:\b(?:for|from|here|by|ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop|"
+                           rf"looped|"
+                           rf"looping|e-?mail|message|contact|thank|invite|include|copy|remind|notify|let|"
+                           rf"check|"
                            rf"talk|speak|reach|forward|if|whether|unless|when|once|team|{_REPORTING})\b)")
 
 

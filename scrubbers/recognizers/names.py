@@ -31,13 +31,15 @@ _WEAK_SCORE = 0.6
 _PARTICLES = frozenset("""van von der den de del della dei di da das dos du la le les ter ten bin binti ibn
     al el y e zu af av st""".split())
 # A word of a name: capitalised (Unicode), with inner apostrophes and hyphenated parts (O'Neil, Jean-Luc).
-_NAME_WORD = r"\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]{2,})?(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*(?:-\p{Lu}[\p{Ll}\p{M}]+)*"
+_NAME_WORD = (r"\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]{2,})?(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*"
+              r"(?:-\p{Lu}[\p{Ll}\p{M}]+)*")
 _INITIAL = r"\p{Lu}\.?"
 # A vocative or sign-off name may also be one word of a script without case ("विशाल,", "Thanks, 翼!").
 _ANY_WORD = rf"(?:{_NAME_WORD}|{_CASELESS})"
 _PARTICLE = r"(?:" + "|".join(sorted(_PARTICLES, key=len, reverse=True)) + r")"
 _SEQ = regex.compile(
-    rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?:{_NAME_WORD})(?:[ \t](?:{_PARTICLE}[ \t])*(?:{_NAME_WORD}|{_INITIAL}))"
+    rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?:{_NAME_WORD})(?:[ \t](?:{_PARTICLE}[ \t])*(?:{_NAME_WORD}|"
+    rf"{_INITIAL}))"
     rf"{{1,5}}(?![\p{{L}}\p{{M}}\p{{N}}_@/\\-])"
 )
 _TOKEN = regex.compile(r"[^\s]+")
@@ -59,8 +61,8 @@ _LINE_HEAD = regex.compile(rf"(?m)^[ \t>*-]*(?P<name>{_ANY_WORD})(?=[ \t]*[,!][ 
 _CLAUSE_END = regex.compile(rf",[ \t]+(?P<name>{_ANY_WORD})(?=[ \t]*(?:[.!?]|$|\n))")
 # A line that is only a name (1-3 words), optionally after a dash: a sign-off.
 _LINE_ONLY = regex.compile(
-    rf"(?m)^[ \t]*(?:[-–—~]+[ \t]*)?(?P<name>{_ANY_WORD}(?:[ \t](?:{_PARTICLE}[ \t]){{0,2}}{_ANY_WORD}){{0,2}})"
-    rf"[ \t]*[,.]?[ \t]*$")
+    rf"(?m)^[ \t]*(?:[-–—~]+[ \t]*)?"
+    rf"(?P<name>{_ANY_WORD}(?:[ \t](?:{_PARTICLE}[ \t]){{0,2}}{_ANY_WORD}){{0,2}})[ \t]*[,.]?[ \t]*$")
 _CLOSING_LINE = regex.compile(rf"(?i)(?:\b{_GREETING}|\bcheers|\btake\s+care|\bkind\s+regards)[ \t,.!]*$")
 _INTRO = regex.compile(
     r"(?i:\b(?:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|it's|its|call\s+me|hi|hey|hello|"
@@ -78,15 +80,17 @@ _LIST_ITEM = regex.compile(
 _HAN = regex.compile(r"\p{Han}{2,4}(?:[ \t·・][\p{Han}\p{Hiragana}\p{Katakana}]{1,4})?")
 _HANGUL = regex.compile(r"\p{Hangul}{2,4}(?:[ \t]\p{Hangul}{1,4})?")
 _OTHER_SCRIPT = regex.compile(
-    r"(?:[\p{Cyrillic}\p{M}-]+|[\p{Greek}\p{M}]+|[\p{Arabic}\p{M}-]+|[\p{Hebrew}\p{M}]+|[\p{Devanagari}\p{M}]+|"
+    r"(?:[\p{Cyrillic}\p{M}-]+|[\p{Greek}\p{M}]+|[\p{Arabic}\p{M}-]+|[\p{Hebrew}\p{M}]+|"
+    r"[\p{Devanagari}\p{M}]+|"
     r"[\p{Bengali}\p{M}]+|[\p{Tamil}\p{M}]+|[\p{Telugu}\p{M}]+|[\p{Thai}\p{M}]+|[\p{Armenian}\p{M}]+|"
     r"[\p{Georgian}\p{M}]+)(?:[ \t][\p{Cyrillic}\p{Greek}\p{Arabic}\p{Hebrew}\p{Devanagari}\p{Bengali}"
     r"\p{Tamil}\p{Telugu}\p{Thai}\p{Armenian}\p{Georgian}\p{M}-]+){0,3}")
 _LATIN_LETTER = regex.compile(r"\p{Latin}")
 _OTHER_LETTER = regex.compile(r"[^\P{L}\p{Latin}]")
 # Words that head a line before a comma but never name anyone ("Hi, I'm ...", "Sure, ...").
-_INTERJECTIONS = frozenset("""Hi Hello Hey Hiya Thanks Thank Yes Yeah Yep No Nope Ok Okay Sure Great Well So Also
-    Please Sorry Dear Welcome Note Done Update Hmm Oh Ah Wow Cool Nice Perfect Right Got Cheers Bye Good Morning
+_INTERJECTIONS = frozenset("""Hi Hello Hey Hiya Thanks Thank Yes Yeah Yep No Nope Ok Okay Sure Great Well So
+    Also Please Sorry Dear Welcome Note Done Update Hmm Oh Ah Wow Cool Nice Perfect Right Got Cheers Bye Good
+    Morning
     Afternoon Evening Hola Ciao Hallo Salut Bonjour Merci Danke Gracias Regards Best Sincerely Yours First
     Second Third Finally Next Then Now Today Tomorrow Yesterday However Unfortunately Alright Fine
     Ping Ask Tell Email Message Notify Page Contact Call""".split())
@@ -97,7 +101,8 @@ _SECOND_PERSON = frozenset("you your you're you've you'll yours here thanks than
 class NameRecognizer(LocalRecognizer):
     """Names by the name lists and structure (see the module docstring); one instance per analyzer."""
 
-    def __init__(self, not_names: list[str] = (), places_are_names: bool = False, roles: list[str] = ()) -> None:
+    def __init__(self, not_names: list[str] = (), places_are_names: bool = False,
+                 roles: list[str] = ()) -> None:
         self.lexicon: Lexicon = lexicon()
         self.not_names = frozenset(not_names)
         self.places_are_names = places_are_names
@@ -107,7 +112,8 @@ class NameRecognizer(LocalRecognizer):
     def load(self) -> None:  # the lexicon is loaded (and shared) in __init__
         pass
 
-    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:  # type: ignore[override]
+    def analyze(  # type: ignore[override]
+            self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         if ENTITY not in entities:
             return []
         found = {}
@@ -187,8 +193,8 @@ class NameRecognizer(LocalRecognizer):
             before = text[:match.start()].rstrip(" \t\n")
             after = text[match.end():].strip()
             previous_line = before.rsplit("\n", 1)[-1]
-            closing = bool(_CLOSING_LINE.search(previous_line)) or text[match.start():match.end()].lstrip().startswith(
-                ("-", "–", "—", "~"))
+            dashed = text[match.start():match.end()].lstrip().startswith(("-", "–", "—", "~"))
+            closing = bool(_CLOSING_LINE.search(previous_line)) or dashed
             if not (closing or (before and (not after or len(after) < 60))):
                 continue
             words = [w for w in match.group("name").split() if w not in _PARTICLES]

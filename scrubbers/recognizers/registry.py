@@ -31,8 +31,8 @@ def build_recognizers(policy: ScrubPolicy) -> list[EntityRecognizer]:
             found.append(NameRecognizer(not_names, settings.strict_places, roles))
     if wanted & {"CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER"}:
         found.append(InternationalValueRecognizer(
-            regions=settings.phone_regions, cards_after_cue=settings.card_after_cue_digits, luhn=settings.luhn_cards,
-            iban=settings.iban_any_case, phones=settings.international_phones))
+            regions=settings.phone_regions, cards_after_cue=settings.card_after_cue_digits,
+            luhn=settings.luhn_cards, iban=settings.iban_any_case, phones=settings.international_phones))
     if "STREET_ADDRESS" in wanted and settings.international_addresses:
         found.append(InternationalAddressRecognizer())
     if "USER_NAME" in wanted and (settings.home_paths or settings.url_names):
@@ -116,7 +116,8 @@ def split_at_line_breaks(text: str, start: int, end: int) -> list[tuple[int, int
 class PlaceRecognizer(LocalRecognizer):
     """LOCATION: countries, cities and airports of the lexicon (strict geographic redaction only)."""
 
-    _CANDIDATE = regex.compile(r"(?<![\w-])\p{Lu}[\p{L}\p{M}'’.-]*(?:[ \t]\p{Lu}[\p{L}\p{M}'’.-]*){0,3}(?![\w-])")
+    _CANDIDATE = regex.compile(
+        r"(?<![\w-])\p{Lu}[\p{L}\p{M}'’.-]*(?:[ \t]\p{Lu}[\p{L}\p{M}'’.-]*){0,3}(?![\w-])")
 
     def __init__(self) -> None:
         self.places = lexicon().places
