@@ -33,6 +33,8 @@ _CACHE_PLANS = 20_000
 # OpenInference flattens a message's parts into one attribute per part.
 _FLAT_PART = regex.compile(r"^(?P<message>.+\.message)\.contents\.(?P<part>\d+)\.message_content\.text$")
 _LINE_KEYS = frozenset({"user_input", "final_response"})  # texts a rebuilt turn joined from parts with "\n"
+_EDGE = 12  # characters at the end of a part (and the start of the next) that say whether to read a border
+_VALUEISH = regex.compile(r"[\d@\p{Lu}]")
 _LAST_TOKEN = regex.compile(r"(\S+)\s*$")
 _FIRST_TOKEN = regex.compile(r"^\s*(\S+)")
 
@@ -45,6 +47,10 @@ class Window(NamedTuple):
     text: str
     spans: tuple[tuple[int, int], ...]
     """(start, end) of each part's slice in `text`, in order."""
+    fields: bool = False
+    """The parts are two fields of one object (`text` holds both whole), read with a space or a
+    punctuation mark between them: a value counts only where it covers both, since two fields side by
+    side make numbers no one wrote (an id next to a last-4)."""
 
 
 class Split(NamedTuple):
@@ -74,7 +80,8 @@ class Joiner:
             if key in _LINE_KEYS and type(value) is str and "\n" in value and plan.leaves[0].kind == PROSE:
                 windows = windows + tuple(_borders(plan.leaves[0].view.text.split("\n")))
             found += [(ctx, window) for window in windows]
-        found += [(ctx, window) for ctx, texts in _flat_groups(items, plans) for window in _borders(texts)]
+        found += [(ctx, window) for ctx, texts, fields in _flat_groups(items, plans)
+                  for window in _borders(texts, fields)]
         return found
 
     def _of_plan(self, plan: Plan) -> tuple[Window, ...]:
@@ -136,10 +143,16 @@ def splits(window: Window, detect: Detect) -> list[Split]:
             piece = window.text[max(start, detection.start):min(end, detection.end)]
             if piece.strip() and any(ch.isalnum() for ch in piece):
                 pieces.append(piece)
-        if len(pieces) >= 2:
+        if len(pieces) >= 2 and (not window.fields or _covers(window, detection.start, detection.end)):
             found.append(Split(detection.entity, window.text[detection.start:detection.end], tuple(pieces)))
     return found
 
+
+def _covers(window: Window, start: int, end: int) -> bool:
+    """Whether [start, end) covers every part of a fields window (leading and trailing spaces aside)."""
+    text = window.text
+    return all(start <= low + len(text[low:high]) - len(text[low:high].lstrip())
+               and end >= high - (len(text[low:high]) - len(text[low:high].rstrip())) for low, high in window.spans)
 
 
 # the parts of a message ------------------------------------------------------------------------------
@@ -152,11 +165,11 @@ def _collect(template: Any, leaves: list[Any], out: list[Window], joiner: Joiner
             run = [leaves[value.index].view.text for key, value in node.items()
                    if type(value) is Hole and key not in _NOT_TEXT and leaves[value.index].kind == PROSE]
             if len(run) >= 2:
-                out += _borders(run)
+                out += _borders(run, fields=True)
             children = node.values()
         else:
             children = node
-            _runs([_part_text(item, leaves) for item in node], out)
+            _runs([_part_text(item, leaves) for item in node], out, fields=False)
         for child in children:
             if type(child) in (Sub, Nested, Spliced):
                 _collect(child, leaves, out, joiner)
@@ -171,7 +184,7 @@ def _collect(template: Any, leaves: list[Any], out: list[Window], joiner: Joiner
             elif type(piece) is not str:
                 texts.append(None)
                 _collect(piece, leaves, out, joiner)
-        _runs(texts, out)
+        _runs(texts, out, fields=True)  # members of a cut object, or of a list of objects
 
 
 
@@ -188,26 +201,27 @@ def _part_text(item: Any, leaves: list[Any]) -> str | None:
     return None
 
 
-def _runs(texts: list[str | None], out: list[Window]) -> None:
+def _runs(texts: list[str | None], out: list[Window], *, fields: bool) -> None:
     run: list[str] = []
     for text in [*texts, None]:
         if text:
             run.append(text)
             continue
         if len(run) >= 2:
-            out += _borders(run)
+            out += _borders(run, fields)
         run = []
 
 
 def _flat_groups(items: Sequence[tuple[Any, str | None, Any]], plans: Sequence[Plan | None]
-                 ) -> list[tuple[Any, list[str]]]:
+                 ) -> list[tuple[Any, list[str], bool]]:
     """Adjacent attributes of one span that are parts or fields of one message: OpenInference's
     `...message.contents.N.message_content.text` under one message, or text attributes that share a
     parent (`contact.local`, `contact.domain`)."""
-    groups: list[tuple[Any, list[str]]] = []
+    groups: list[tuple[Any, list[str], bool]] = []
     run: list[str] = []
     run_ctx: Any = None
     run_parent: str | None = None
+    run_fields = False
     for (ctx, key, value), plan in zip(items, plans):
         parent = None
         if key is not None and run_parent is not None and ctx is run_ctx and key.startswith(run_parent) \
@@ -217,46 +231,49 @@ def _flat_groups(items: Sequence[tuple[Any, str | None, Any]], plans: Sequence[P
                 and plan.leaves[0].kind == PROSE:
             flat = _FLAT_PART.match(key) if key.endswith(".text") else None
             if flat is not None:
-                parent = flat.group("message")
+                parent, fields = flat.group("message"), False
             elif "." in key and key.rsplit(".", 1)[-1] not in _NOT_TEXT:
-                parent = key.rsplit(".", 1)[0]
+                parent, fields = key.rsplit(".", 1)[0], True
         if parent is None or parent != run_parent or ctx is not run_ctx:
             if len(run) >= 2:
-                groups.append((run_ctx, run))
-            run, run_ctx, run_parent = [], ctx, parent
+                groups.append((run_ctx, run, run_fields))
+            run, run_ctx, run_parent, run_fields = [], ctx, parent, parent is not None and fields
         if parent is not None:
             run.append(plan.leaves[0].view.text)
     if len(run) >= 2:
-        groups.append((run_ctx, run))
+        groups.append((run_ctx, run, run_fields))
     return groups
 
 
 # borders ---------------------------------------------------------------------------------------------
-def _borders(texts: list[str]) -> list[Window]:
+def _borders(texts: list[str], fields: bool = False) -> list[Window]:
     """A window around each border of adjacent `texts` whose two sides could belong to one value, joined
-    with nothing and (when no space is there already) with a space."""
+    with nothing and (when no space is there already) with a space. Fields are read in pairs, whole,
+    and only when both are short (a value cut into fields is)."""
     windows = []
     for index in range(len(texts) - 1):
         left, right = texts[index], texts[index + 1]
         if not left.strip() or not right.strip():
             continue
         spaced = left[-1:].isspace() or right[:1].isspace()
-        before, after = _LAST_TOKEN.search(left), _FIRST_TOKEN.search(right)
-        if before is None or after is None or not _could_join(before.group(1), after.group(1), spaced):
+        if not _could_join(left.rstrip()[-_EDGE:], right.lstrip()[:_EDGE], spaced):
             continue
         for separator in ("",) if spaced else ("", " "):
-            windows.append(_window(texts, index, separator))
+            if not fields:
+                windows.append(_window(texts, index, separator))
+            elif len(left) <= _WINDOW and len(right) <= _WINDOW:
+                # glued inside a word ("Greg" | "ory"), a value was cut in two: any crossing value counts
+                glued = not separator and left[-1:].isalnum() and right[:1].isalnum()
+                windows.append(Window(left + separator + right, ((0, len(left)), (len(left) + len(separator),
+                                      len(left) + len(separator) + len(right))), fields=not glued))
     return windows
 
 
 def _could_join(left: str, right: str, spaced: bool) -> bool:
-    """Whether the words at a border could be pieces of one value: both hold a digit, an `@`, or a
+    """Whether the ends of two parts could be pieces of one value: both hold a digit, an `@` or a
     capital (a name, a number, an e-mail, an address), or one does and nothing separates them."""
-    def valueish(token: str) -> bool:
-        return token[:1].isupper() or "@" in token or any(ch.isdigit() for ch in token)
-
-    return "@" in left + right or (valueish(left) and valueish(right)) or (
-        not spaced and (valueish(left) or valueish(right)) and left[-1:].isalnum() and right[:1].isalnum())
+    return "@" in left or "@" in right or (_VALUEISH.search(left) is not None and (
+        not spaced or _VALUEISH.search(right) is not None)) or (not spaced and _VALUEISH.search(right) is not None)
 
 
 def _window(texts: list[str], index: int, separator: str) -> Window:
