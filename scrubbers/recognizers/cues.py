@@ -50,10 +50,10 @@ _AFTER_VERB_BY = (r"(?:reviewed|approved|signed|requested|reported|assigned|subm
 # Verbs whose object is a person: "Ask Siobhan in accounting", "Please loop in Dakota Rivera Soto".
 _PERSON_VERB = regex.compile(
     r"(?i:\b(?:ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop(?:ed|ing)?[ \t]+in|e-?mail|message|"
-    r"contact|thank|invite|include|copy|remind|notify|let|check[ \t]+with|talk[ \t]+to|speak[ \t]+(?:to|"
-    r"with)|"
-    r"reach[ \t]+out[ \t]+to|forward[ \t]+(?:it|this)[ \t]+to)\b)[ \t]+" + rf"{_EDGE}{_NAME}"
-    r"(?=[ \t]*(?:[;,.!?:)]|$|\n|[ \t]+(?:in|from|at|on|if|about|for|and|or|when|to|know|that|before|"
+    r"contact|thank|invite|include|copy|remind|notify|let|check[ \t]+with|talk[ \t]+to|"
+    r"speak[ \t]+(?:to|with)|reach[ \t]+out[ \t]+to|forward[ \t]+(?:it|this)[ \t]+to)\b)[ \t]+"
+    rf"{_EDGE}{_NAME}"
+    r"(?=[ \t]*(?:[;,.!?:()]|$|\n|[ \t]+(?:in|from|at|on|if|about|for|and|or|when|to|know|that|before|"
     r"after)\b))")
 # A clause's subject: "Let me know if Bo needs the same change".
 _SUBJECT = regex.compile(rf"(?i:\b(?:if|whether|unless|when|once)\b)[ \t]+{_EDGE}{_NAME}(?=[ \t]+(?:needs|"
@@ -66,16 +66,24 @@ _FROM_TEAM = regex.compile(
     rf"the|"
     r"your|his|her|their|my)[ \t]+(?:[\p{L}-]+[ \t]+){0,2}(?:team|department|dept|office|group|squad|unit|"
     r"staff)\b))")
+_HERE_BRACKETED = regex.compile(rf"(?<=\(){_NAME}(?=\)[ \t]+here\b)")  # "Employee E-30358 (Dakota King) here."
+# A greeting before a full name: "Hey - Dakota de la Cruz, E-74691", "Dear Isis da Rocha,".
+_GREETED = regex.compile(
+    r"(?i:\b(?:hi|hello|hey|hiya|dear|(?:good[ \t]+)?(?:morning|afternoon|evening)|thanks|thank[ \t]+you|welcome))"
+    rf"[ \t]*[,!]?[ \t]*(?:[-–—][ \t]*)?{_EDGE}{_NAME}(?=[ \t]*(?:[,.!?:;]|$|\n))")
+# A self-introduction before a capitalised name ("I'm Hà Dương, ..."); "this is" is weaker ("this is Zoom").
+_INTRO = regex.compile(rf"(?i:\b(?:i'm|i[ \t]+am|my[ \t]+name[ \t]+is|my[ \t]+name's|call[ \t]+me))[ \t]+{_EDGE}{_NAME}")
+_THIS_IS = regex.compile(rf"(?i:\bthis[ \t]+is)[ \t]+{_EDGE}{_NAME}")
 _HERE = regex.compile(rf"(?:^|(?<=[\n.!?][ \t]{{0,3}})|"
                       rf"(?<=^[ \t>*-]{{1,6}})){_NAME}(?=[ \t]+here\b[ \t]*[:,.!—–-])",
                       regex.MULTILINE)
 _SAID = regex.compile(rf"{_EDGE}{_NAME}(?=[ \t]+(?:{_REPORTING})\b)")
 _BY = regex.compile(rf"(?i:\b{_AFTER_VERB_BY}[ \t]+by)[ \t]+{_EDGE}{_NAME}")
-_PREFILTER = regex.compile(rf"(?i:\b(?:for|from|here|by|ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop|"
-                           rf"looped|"
-                           rf"looping|e-?mail|message|contact|thank|invite|include|copy|remind|notify|let|"
-                           rf"check|"
-                           rf"talk|speak|reach|forward|if|whether|unless|when|once|team|{_REPORTING})\b)")
+_PREFILTER = regex.compile(
+    r"(?i:\b(?:for|from|here|by|ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop|looped|looping|e-?mail|"
+    r"message|contact|thank|invite|include|copy|remind|notify|let|check|talk|speak|reach|forward|if|whether|"
+    r"unless|when|once|team|i'm|am|name|name's|me|this|hi|hello|hey|hiya|dear|morning|afternoon|evening|"
+    rf"thanks|welcome|{_REPORTING})\b)")
 
 
 def role_cue(roles: Iterable[str]) -> regex.Pattern | None:
@@ -100,34 +108,45 @@ class CueNames:
 
     def spans(self, text: str) -> Iterator[tuple[int, int, float]]:
         if self.roles is not None:
-            yield from self._matches(self.roles.finditer(text), strong=True, trim_start=False)
+            yield from self._matches(text, self.roles.finditer(text), strong=True, trim_start=False)
         if not _PREFILTER.search(text):
             return
-        yield from self._matches(_HERE.finditer(text), strong=True, trim_start=True)
-        yield from self._matches(_SAID.finditer(text), strong=True, trim_start=True)
-        yield from self._matches(_BY.finditer(text), strong=True, trim_start=False)
-        yield from self._matches(_PERSON_VERB.finditer(text), strong=True, trim_start=False, places_ok=True)
-        yield from self._matches(_SUBJECT.finditer(text), strong=False, trim_start=False, places_ok=True)
-        yield from self._matches(_FOR.finditer(text), strong=False, trim_start=False)
-        yield from self._matches(_FROM_COLON.finditer(text), strong=False, trim_start=False)
-        yield from self._matches(_FROM_TEAM.finditer(text), strong=False, trim_start=True)
+        yield from self._matches(text, _HERE.finditer(text), strong=True, trim_start=True)
+        yield from self._matches(text, _HERE_BRACKETED.finditer(text), strong=True, trim_start=False)
+        yield from self._matches(text, _GREETED.finditer(text), strong=True, trim_start=False, places_ok=True,
+                                 ambiguous_ok=True, at_least=2)  # one word after a greeting: names.py
+        yield from self._matches(text, _INTRO.finditer(text), strong=True, trim_start=False, places_ok=True)
+        yield from self._matches(text, _THIS_IS.finditer(text), strong=False, trim_start=False)
+        yield from self._matches(text, _SAID.finditer(text), strong=True, trim_start=True)
+        yield from self._matches(text, _BY.finditer(text), strong=True, trim_start=False)
+        yield from self._matches(text, _PERSON_VERB.finditer(text), strong=True, trim_start=False, places_ok=True,
+                                 ambiguous_ok=True)
+        yield from self._matches(text, _SUBJECT.finditer(text), strong=False, trim_start=False, places_ok=True,
+                                 ambiguous_ok=True)
+        yield from self._matches(text, _FOR.finditer(text), strong=False, trim_start=False)
+        yield from self._matches(text, _FROM_COLON.finditer(text), strong=False, trim_start=False)
+        yield from self._matches(text, _FROM_TEAM.finditer(text), strong=False, trim_start=True)
 
-    def _matches(self, matches: Iterable[regex.Match], *, strong: bool, trim_start: bool,
-                 places_ok: bool = False) -> Iterator[tuple[int, int, float]]:
+    def _matches(self, text: str, matches: Iterable[regex.Match], *, strong: bool, trim_start: bool,
+                 places_ok: bool = False, ambiguous_ok: bool = False, at_least: int = 1
+                 ) -> Iterator[tuple[int, int, float]]:
         for m in matches:
             words = [(w.start() + m.start("name"), w.end() + m.start("name"), w.group())
                      for w in regex.finditer(r"\S+", m.group("name"))]
-            if trim_start:  # "Yesterday Qarin Shenoy said": the sentence's first word is not the name
-                while len(words) > 1 and self._plain(words[0][2]):
-                    words.pop(0)
+            # "Yesterday Qarin Shenoy said": a sentence's first word is no part of the name
+            if trim_start and len(words) > 1 and self._plain(words[0][2]) and _sentence_start(text, words[0][0]):
+                words.pop(0)
             while words and (words[-1][2] in _PARTICLES or self._plain(words[-1][2])):
                 words.pop()
-            if words and self._acceptable([w[2] for w in words], strong=strong, places_ok=places_ok):
+            if len(words) >= at_least and self._acceptable([w[2] for w in words], strong=strong, places_ok=places_ok,
+                                          ambiguous_ok=ambiguous_ok):
                 yield words[0][0], words[-1][1], SCORE
 
-    def _acceptable(self, words: list[str], *, strong: bool, places_ok: bool = False) -> bool:
+    def _acceptable(self, words: list[str], *, strong: bool, places_ok: bool = False,
+                    ambiguous_ok: bool = False) -> bool:
         """`places_ok`: the cue takes a person, never a place ("ask Bo", "if Bo needs"), so a given name
-        that is also a town is a name."""
+        that is also a town is a name; `ambiguous_ok`: a capitalised word mid-sentence there is a name
+        even when it is also a word ("if Dakota needs ...")."""
         lex = self.lex
         core = [w for w in words if w not in _PARTICLES and (len(w.rstrip(".")) > 1 or not _latin(w))]
         if not core or " ".join(words) in self.not_names or any(w in self.not_names for w in core):
@@ -142,7 +161,7 @@ class CueNames:
                 return True
             clean = word in lex.first or word in lex.last
             unknown = strong and not lex.is_word(word) and word not in lex.places and "-" not in word
-            return clean or unknown or (strong and word in lex.ambiguous)
+            return clean or unknown or (ambiguous_ok and word in lex.ambiguous)
         named = sum(lex.is_any_name(w) or not _latin(w) for w in core)
         plain = sum(self._plain(w) for w in core)
         if plain == 0:  # "for Stancu Tabacu:": several capitalised words, none a common word
@@ -157,6 +176,11 @@ class CueNames:
 _PARTICLES = frozenset("""van von der den de del della dei di da das dos du la le les ter ten bin binti ibn
     al el y e zu af av die do dello degli""".split())
 _LATIN = regex.compile(r"\p{Latin}")
+
+
+def _sentence_start(text: str, pos: int) -> bool:
+    before = text[max(0, pos - 4):pos].rstrip(" \t\"'*>-")
+    return not before or before[-1] in ".!?:;\n"
 
 
 def _latin(word: str) -> bool:

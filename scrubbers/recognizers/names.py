@@ -44,7 +44,7 @@ _SEQ = regex.compile(
 )
 _TOKEN = regex.compile(r"[^\s]+")
 _GREETING = (r"(?:hi|hello|hey|hiya|dear|thanks|thank\s+you|thx|ty|cheers|bye|goodbye|welcome|sorry|congrats|"
-             r"congratulations|good\s+(?:morning|afternoon|evening|night)|ok|okay|sure|great|regards|best|"
+             r"congratulations|(?:good\s+)?(?:morning|afternoon|evening)|good\s+night|ok|okay|sure|great|regards|best|"
              r"sincerely|yours|ciao|hallo|hola|bonjour|salut|merci|danke|gracias|grazie|obrigad[oa]|"
              # verbs that take a person: "ping Hemal (...)", "ask Sven", "cc Dana"
              r"ping|ask|tell|email|e-mail|message|notify|cc|page|paging|contact|call|thank)")
@@ -66,7 +66,7 @@ _LINE_ONLY = regex.compile(
 _CLOSING_LINE = regex.compile(rf"(?i)(?:\b{_GREETING}|\bcheers|\btake\s+care|\bkind\s+regards)[ \t,.!]*$")
 _INTRO = regex.compile(
     r"(?i:\b(?:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|it's|its|call\s+me|hi|hey|hello|"
-    r"thanks|thx|ty|dear|signed)[,:]?[ \t]+)(?P<names>[\p{Ll}\p{M}'’-]+(?:[ \t][\p{Ll}\p{M}'’-]+){0,2})")
+    r"thanks|thx|ty|dear|signed)[,:]?[ \t]+)(?P<names>[\p{Ll}\p{M}'’-]+(?:[ \t][\p{Ll}\p{M}'’-]+){0,3})")
 _STRONG_INTRO = regex.compile(r"(?i:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|call\s+me)\b")
 _LIST_CUE = regex.compile(
     r"(?i:\b(?:founders?|co-?founders?|authors?|(?:directed|written|produced|created|edited|composed|signed|"
@@ -213,11 +213,19 @@ class NameRecognizer(LocalRecognizer):
             start = match.start("names")
             end = None
             strong = _STRONG_INTRO.match(match.group())
+            held = False  # "bobby christiansen": a given name that is also a word, kept if a surname follows
             for word in _TOKEN.finditer(match.group("names")):
                 bare = word.group().strip("'’-")
-                unknown = strong and len(bare) > 1 and bare.isalpha() and bare not in lex.english
-                if bare in lex.first_lower or (end is not None and bare in lex.last_lower) or unknown:
+                parts = [p for p in bare.split("-") if p]  # "khatri-bumb", "łobacz-pal"
+                unknown = strong and len(bare) > 1 and all(p.isalpha() and p not in lex.english for p in parts)
+                later = end is not None or held
+                if bare in lex.first_lower or (later and bare in lex.last_lower) or unknown:
                     end = match.start("names") + word.end()
+                    held = False
+                elif later and bare in _PARTICLES:  # "ivan hemma van allemanië"
+                    continue
+                elif end is None and not held and strong and bare.capitalize() in lex.ambiguous:
+                    held = True
                 else:
                     break
             if end is not None:

@@ -73,11 +73,10 @@ class PathUserRecognizer(LocalRecognizer):
             # "openai" in "x-openai.openai.azure.com" is the vendor's word, not the tenant's
             own = set(_PARTS.findall(domain.lower()))
             parts = [p for p in _PARTS.findall(label.lower()) if p not in own]
-            # "<tenant>-openai.openai.azure.com": the tenant is whoever created the resource; a part that
-            # is no English word ("sergius") may be a name the lists do not hold: fail closed
-            vendor_named = len(parts) < len(_PARTS.findall(label.lower()))
-            unknown = vendor_named and any(len(p) >= 3 and p not in self.lexicon.english for p in parts)
-            if unknown or self._names_someone("-".join(parts)):
+            # "<tenant>-openai.openai.azure.com": the tenant is whoever created the resource, often a
+            # person the name lists do not hold ("sergius", "ties"): fail closed
+            vendor_named = bool(parts) and len(parts) < len(_PARTS.findall(label.lower()))
+            if vendor_named or self._names_someone("-".join(parts)):
                 yield offset + host.start("host"), offset + host.start("host") + len(label), 0.8
                 tenant = {p for p in parts if len(p) >= 3}
         for m in _DEPLOYMENT.finditer(url):
