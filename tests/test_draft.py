@@ -170,6 +170,10 @@ def test_figure_names_are_two_part_identifiers(export: Path) -> None:
     ("Hi, this is <PERSON_1>, born <DATE_OF_BIRTH_1>. Please switch my direct deposit to routing "
      "<ABA_ROUTING_NUMBER_1>, account <US_BANK_NUMBER_1>.", "Please switch my direct deposit"),
     ("Thanks! And what was my net pay on the last statement?", "What was my net pay on the last statement"),
+    # the placeholder's own label words go with it, in any domain: no list of HR words
+    ("Please reset the door access of badge <BADGE_ID_1> before my shift.", "Please reset the door access"),
+    ("Can you restart the pods, then page the on-call phone <PHONE_NUMBER_1> now.",
+     "Can you restart the pods, then page the on-call"),
     ("Can you tell me how many hours of paid time off I can carry over into the next calendar year "
      "under the policy?", "Can you tell me how many hours of paid time off I can carry over into…"),
 ])
@@ -324,3 +328,20 @@ def test_promoted_by_falls_back_to_git_then_login(export: Path, tmp_path: Path, 
     git_config.write_text("")
     monkeypatch.setattr("getpass.getuser", lambda: "hgranger")
     assert draft(carryover_trace(), export, by=None, cases_dir=outside_any_repo).case.provenance.promoted_by == "hgranger"
+
+
+def test_handles_are_suggested_by_distinctive_words_in_any_domain() -> None:
+    from promote.case.model import Entity
+    from promote.draft.entities import suggest_handles
+    from promote.repo.eval_repo import Catalog
+
+    # an IT-ops catalog: "cluster" is in every entry, so it tells them apart from nothing
+    catalog = Catalog(path=None, entities=[
+        Entity(handle="clusters.prod_eu", description="A production cluster in eu-west with an ingress fault"),
+        Entity(handle="clusters.staging", description="A staging cluster whose certificate expired"),
+        Entity(handle="clusters.dev", description="A dev cluster with a full disk"),
+    ])
+    turn = Turn(index=0, user_input="The cluster certificate expired again, can you renew it?")
+    suggested = suggest_handles(catalog, turn)
+    assert [handle for handle, _ in suggested] == ["clusters.staging"]
+    assert suggested[0][1] == ["certificate", "expired"]

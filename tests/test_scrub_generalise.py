@@ -132,11 +132,14 @@ CUE_USER = ("Mateus here: the checkout pods keep restarting since the upgrade, m
 CUE_REPLY = ("सविता, your ticket TCK-1042 is closed. Booked! Grand Hyatt in Austin for Yusuf. Confirmed: Sheraton "
              "Grand in Lisbon, join via Google Meet or Webex. Ask Rosalind in billing if anything is unclear; "
              "Ngozi Okafor said the Mastercard Platinum is reissued.\nKind regards\nTeodora Vasile\n0722 123 456 77")
+CUE_HISTORY = ("Employee number E-30358 (Oksana Petrenko) here. hello, i am aditya khatri-bumb from support. "
+               "Hey - Maelle de la Tour, quick one: ping Ștefania (on call) about it. I'm Hà Dương, thanks.")
 CUE_TOOL = "Reservation\n  guest = Ingrid Solberg\n  hotel = Grand Hyatt\n  city = Austin"
 CUE_ENDPOINT = "https://qorvath-openai.openai.azure.com/openai/deployments/qorvath-gpt4o/chat/completions"
 CUE_PLANTED = ["Mateus", "0491 570 156", "Ingrid Solberg", "601234567890", "Wiśniowa 14", "05-090 Raszyn",
-               "सविता", "Yusuf", "Rosalind", "Ngozi Okafor", "Teodora Vasile", "0722 123 456 77", "qorvath"]
-CUE_KEPT = ["here: the checkout pods", "(Poland).", "Your order number is 48213377.", "Grand Hyatt in Austin",
+               "सविता", "Yusuf", "Rosalind", "Ngozi Okafor", "Teodora Vasile", "0722 123 456 77", "qorvath",
+               "Oksana Petrenko", "aditya khatri-bumb", "Maelle de la Tour", "Ștefania", "Hà Dương"]
+CUE_KEPT = ["here: the checkout pods", ") here. hello, i am ", " from support. Hey - ", "(Poland).", "Your order number is 48213377.", "Grand Hyatt in Austin",
             "Sheraton Grand in Lisbon", "Google Meet or Webex", "the Mastercard Platinum is reissued",
             "hotel = Grand Hyatt\n  city = Austin", ".openai.azure.com/openai/deployments/"]
 
@@ -154,8 +157,9 @@ def _trace_with_cued_values() -> dict:
             attribute["value"] = _string(json.dumps([{"role": "assistant", "finish_reason": "stop",
                                                       "parts": [{"type": "text", "content": CUE_REPLY}]}]))
         if attribute["key"] == "gen_ai.input.messages":
-            attribute["value"] = _string(json.dumps([{"role": "user",
-                                                      "parts": [{"type": "text", "content": CUE_USER}]}]))
+            attribute["value"] = _string(json.dumps([
+                {"role": "user", "parts": [{"type": "text", "content": CUE_HISTORY}]},
+                {"role": "user", "parts": [{"type": "text", "content": CUE_USER}]}]))
     model["attributes"] += [{"key": "url.full", "value": _string(CUE_ENDPOINT)}]
     return record
 

@@ -28,7 +28,7 @@ _STOPWORDS = {
     "the", "and", "for", "you", "your", "are", "was", "what", "how", "much", "this", "that", "with",
     "get", "search", "list", "fetch", "update", "into", "from", "have", "has", "will", "not", "all",
     "my", "do", "if", "of", "to", "in", "is", "it", "me", "on", "or", "an", "at", "be", "by", "we",
-    "up", "so", "no", "hi", "am", "can", "next", "year", "employee", "employees", "id",
+    "up", "so", "no", "hi", "am", "can", "next", "year", "id",
 }
 
 
@@ -37,9 +37,18 @@ def suggest_handles(catalog: Catalog, turn: Turn, limit: int = 3) -> list[tuple[
     wanted = _words(turn.user_input or "")
     for call in turn.tool_calls:
         wanted |= _words(call.name) | _words(_scalars(call.args))
+    described = [(entity, _words(" ".join(filter(None, [entity.handle, entity.via, entity.description]))))
+                 for entity in catalog.entities]
+    # A word most entries share ("employee" in an HR catalog, "cluster" in an IT one) tells them apart
+    # from nothing: the domain's vocabulary is read from the catalog, not listed here.
+    counts: dict[str, int] = {}
+    for _, words in described:
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+    common = {word for word, n in counts.items() if n > 2 and n > len(described) / 2}
     scored = []
-    for entity in catalog.entities:
-        shared = sorted(wanted & _words(" ".join(filter(None, [entity.handle, entity.via, entity.description]))))
+    for entity, words in described:
+        shared = sorted((wanted & words) - common)
         if shared:
             scored.append((len(shared), entity.handle, shared))
     scored.sort(key=lambda item: (-item[0], item[1]))

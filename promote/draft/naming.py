@@ -13,9 +13,10 @@ _VERBS = {"get", "search", "list", "fetch", "lookup", "find", "query", "update",
           "delete", "read", "retrieve", "check", "submit", "request", "lookup", "compute", "calculate"}
 _GENERIC = {"documents", "document", "records", "record", "data", "info", "details"}
 _GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|dear)\b", re.IGNORECASE)
-# Words that introduce a personal value ("routing <ABA_ROUTING_NUMBER_1>"): cut with the value.
-_LABELS = {"routing", "account", "born", "card", "number", "phone", "cell", "email", "employee", "id",
-           "ssn", "address", "at", "for", "in", "with", "from", "is", "are", "be"}
+# Words that introduce a personal value ("account <US_BANK_NUMBER_1>"): cut with the value, as are the
+# words of the placeholder's own label ("routing <ABA_ROUTING_NUMBER_1>", "badge <BADGE_ID_1>").
+_LABELS = {"account", "born", "number", "cell", "id", "address", "at", "for", "in", "with", "from", "is",
+           "are", "be"}
 _FILLER = {"and", "or", "so", "but", "also", "please", "then", "a", "an", "the", "my", "i", "me", "do",
            "what", "how", "is", "can", "you", "much", "many", "this", "that", "of", "to", "if"}
 
@@ -44,8 +45,10 @@ def _without_placeholders(sentence: str) -> str:
     if sentence.endswith("?"):
         cleaned = PLACEHOLDER_RE.sub("", sentence)
         return re.sub(r"\s+([,.?!)])", r"\1", re.sub(r"\(\s*[,\s]*\)", "", cleaned))
-    words = sentence[: PLACEHOLDER_RE.search(sentence).start()].split()
-    while words and words[-1].lower().strip(",:;") in _FILLER | _LABELS:
+    first = PLACEHOLDER_RE.search(sentence)
+    label = {part.lower() for part in re.findall(r"[A-Z]{2,}", first.group())}
+    words = sentence[: first.start()].split()
+    while words and words[-1].lower().strip(",:;") in _FILLER | _LABELS | label:
         words.pop()
     return " ".join(words).rstrip(",:;")
 

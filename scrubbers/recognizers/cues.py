@@ -136,7 +136,9 @@ class CueNames:
             # "Yesterday Qarin Shenoy said": a sentence's first word is no part of the name
             if trim_start and len(words) > 1 and self._plain(words[0][2]) and _sentence_start(text, words[0][0]):
                 words.pop(0)
-            while words and (words[-1][2] in _PARTICLES or self._plain(words[-1][2])):
+            # a common word ends no name, unless a particle stands before it ("Maelle de la Tour")
+            while words and (words[-1][2] in _PARTICLES or (
+                    self._plain(words[-1][2]) and not (len(words) > 1 and words[-2][2] in _PARTICLES))):
                 words.pop()
             if len(words) >= at_least and self._acceptable([w[2] for w in words], strong=strong, places_ok=places_ok,
                                           ambiguous_ok=ambiguous_ok):
@@ -162,11 +164,13 @@ class CueNames:
             clean = word in lex.first or word in lex.last
             unknown = strong and not lex.is_word(word) and word not in lex.places and "-" not in word
             return clean or unknown or (ambiguous_ok and word in lex.ambiguous)
-        named = sum(lex.is_any_name(w) or not _latin(w) for w in core)
-        plain = sum(self._plain(w) for w in core)
+        after_particle = {b for a, b in zip(words, words[1:]) if a in _PARTICLES}
+        named = sum(lex.is_any_name(w) or not _latin(w) or w in after_particle for w in core)
+        plain = sum(self._plain(w) and w not in after_particle for w in core)
         if plain == 0:  # "for Stancu Tabacu:": several capitalised words, none a common word
             return named > 0 or strong or all(w[1:].islower() for w in core if _latin(w))
-        return strong and named > 0 and plain < len(core) and not self._plain(core[-1])
+        return strong and named > 0 and plain < len(core) and (
+            not self._plain(core[-1]) or core[-1] in after_particle)
 
     def _plain(self, word: str) -> bool:
         lex = self.lex
