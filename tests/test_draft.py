@@ -337,7 +337,7 @@ def test_handles_are_suggested_by_distinctive_words_in_any_domain() -> None:
 
     # an IT-ops catalog: "cluster" is in every entry, so it tells them apart from nothing
     catalog = Catalog(path=None, entities=[
-        Entity(handle="clusters.prod_eu", description="A production cluster in eu-west with an ingress fault"),
+        Entity(handle="clusters.prod_eu", description="A production cluster in eu-west, ingress fault"),
         Entity(handle="clusters.staging", description="A staging cluster whose certificate expired"),
         Entity(handle="clusters.dev", description="A dev cluster with a full disk"),
     ])

@@ -29,14 +29,16 @@ REPLY = ("Elena, you have 48.0 hours of PTO left. Thanks for asking, Elena.\n"
 USER = ("hi, i'm mei lin. my colleague 王小明 and Nguyễn Văn An need the same. "
         "card number 630427373398 is lost. Ship to Puruntie 82 Apt. 595\n53650 LAPPEENRANTA, "
         "or call me at +358 40 123 4567. Show pods\n- Fetch metadata\n- Check Helm on Kubernetes with gpt-4o")
-STACK = ('Traceback (most recent call last):\n  File "/Users/elena.ruiz/src/agent/tools.py", line 42, in lookup\n'
-         '    raise KeyError(key)\n  File "C:\\Users\\mlin\\repo\\agent\\main.py", line 7, in <module>\nKeyError: x')
+STACK = ('Traceback (most recent call last):\n  File "/Users/elena.ruiz/src/agent/tools.py", line 42, '
+         'in lookup\n    raise KeyError(key)\n  File "C:\\Users\\mlin\\repo\\agent\\main.py", line 7, '
+         'in <module>\nKeyError: x')
 ENDPOINT = "https://elena-ruiz-openai.openai.azure.com/openai/deployments/elena-gpt4o/chat/completions"
 PLANTED = ["Elena", "Dana Whitfield", "mei lin", "王小明", "Nguyễn Văn An", "630427373398", "Puruntie 82",
            "LAPPEENRANTA", "123 4567", "elena.ruiz", "mlin", "elena-ruiz", "elena-gpt4o"]
 KEPT = ["48.0 hours", "Namespace: observability\nRevision: 3\nStatus: deployed\nchart: jaeger-4.4.7\n",
-        "\n  - app_version: 2.14.1\n  - owner: ", "\n  - status: ok", '"output": "json"', "payments-api-7f9c8d-x2x",
-        "Show pods\n- Fetch metadata\n- Check Helm on Kubernetes with gpt-4o", "/src/agent/tools.py", "line 42",
+        "\n  - app_version: 2.14.1\n  - owner: ", "\n  - status: ok", '"output": "json"',
+        "payments-api-7f9c8d-x2x", "Show pods\n- Fetch metadata\n- Check Helm on Kubernetes with gpt-4o",
+        "/src/agent/tools.py", "line 42",
         "\\repo\\agent\\main.py", ".openai.azure.com/openai/deployments/", "/chat/completions"]
 
 
@@ -62,7 +64,8 @@ def _trace_with_foreign_shapes() -> dict:
             attribute["value"] = _string(json.dumps([{"role": "assistant", "finish_reason": "stop",
                                                       "parts": [{"type": "text", "content": REPLY}]}]))
         if attribute["key"] == "gen_ai.input.messages":
-            attribute["value"] = _string(json.dumps([{"role": "user", "parts": [{"type": "text", "content": USER}]}]))
+            parts = [{"type": "text", "content": USER}]
+            attribute["value"] = _string(json.dumps([{"role": "user", "parts": parts}]))
     model["attributes"] += [{"key": "url.full", "value": _string(ENDPOINT)},
                             {"key": "server.address", "value": _string("10.12.0.7")}]
     return record
@@ -129,9 +132,10 @@ def test_replacements_keep_the_lines_and_their_labels(scrubbed):
 CUE_USER = ("Mateus here: the checkout pods keep restarting since the upgrade, my number is 0491 570 156. "
             "Book the Lisbon dinner for Ingrid Solberg at 7pm and pay with 601234567890. Please update the "
             "postal address to Wiśniowa 14, 05-090 Raszyn (Poland). Your order number is 48213377.")
-CUE_REPLY = ("सविता, your ticket TCK-1042 is closed. Booked! Grand Hyatt in Austin for Yusuf. Confirmed: Sheraton "
-             "Grand in Lisbon, join via Google Meet or Webex. Ask Rosalind in billing if anything is unclear; "
-             "Ngozi Okafor said the Mastercard Platinum is reissued.\nKind regards\nTeodora Vasile\n0722 123 456 77")
+CUE_REPLY = ("सविता, your ticket TCK-1042 is closed. Booked! Grand Hyatt in Austin for Yusuf. Confirmed: "
+             "Sheraton Grand in Lisbon, join via Google Meet or Webex. Ask Rosalind in billing if anything "
+             "is unclear; Ngozi Okafor said the Mastercard Platinum is reissued.\nKind regards\nTeodora Vasile\n"
+             "0722 123 456 77")
 CUE_HISTORY = ("Employee number E-30358 (Oksana Petrenko) here. hello, i am aditya khatri-bumb from support. "
                "Hey - Maelle de la Tour, quick one: ping Ștefania (on call) about it. I'm Hà Dương, thanks.")
 CUE_TOOL = "Reservation\n  guest = Ingrid Solberg\n  hotel = Grand Hyatt\n  city = Austin"
@@ -139,8 +143,9 @@ CUE_ENDPOINT = "https://qorvath-openai.openai.azure.com/openai/deployments/qorva
 CUE_PLANTED = ["Mateus", "0491 570 156", "Ingrid Solberg", "601234567890", "Wiśniowa 14", "05-090 Raszyn",
                "सविता", "Yusuf", "Rosalind", "Ngozi Okafor", "Teodora Vasile", "0722 123 456 77", "qorvath",
                "Oksana Petrenko", "aditya khatri-bumb", "Maelle de la Tour", "Ștefania", "Hà Dương"]
-CUE_KEPT = ["here: the checkout pods", ") here. hello, i am ", " from support. Hey - ", "(Poland).", "Your order number is 48213377.", "Grand Hyatt in Austin",
-            "Sheraton Grand in Lisbon", "Google Meet or Webex", "the Mastercard Platinum is reissued",
+CUE_KEPT = ["here: the checkout pods", ") here. hello, i am ", " from support. Hey - ", "(Poland).",
+            "Your order number is 48213377.", "Grand Hyatt in Austin", "Sheraton Grand in Lisbon",
+            "Google Meet or Webex", "the Mastercard Platinum is reissued",
             "hotel = Grand Hyatt\n  city = Austin", ".openai.azure.com/openai/deployments/"]
 
 

@@ -37,6 +37,7 @@ _WORD = rf"(?:{_CASED}|{_CASELESS})"
 _PARTICLE = (r"(?:van|von|der|den|de|del|della|dei|di|da|das|dos|du|la|le|les|ter|ten|bin|binti|ibn|al|el|"
              r"y|e|zu|af|av|die|do|dello|degli)")
 _NAME = rf"(?P<name>{_WORD}(?:[ \t](?:{_PARTICLE}[ \t])*(?:{_WORD}|\p{{Lu}}\.?)){{0,3}})"
+_NAME_CASED = rf"(?P<name>{_CASED}(?:[ \t](?:{_PARTICLE}[ \t])*(?:{_CASED}|\p{{Lu}}\.?)){{0,3}})"
 _EDGE = r"(?<![\p{L}\p{M}\p{N}_@/\\.-])"
 _CLAUSE_END = r"(?=[ \t]*(?:[;,.!?:)\]]|$|\n|[ \t]\(|[ \t]+(?:at|on|in|from|to|with|and|or|until|via)\b))"
 _REPORTING = (r"said|says|wrote|writes|asked|asks|told|tells|mentioned|mentions|reported|reports|noted|notes|"
@@ -47,55 +48,84 @@ _AFTER_VERB_BY = (r"(?:reviewed|approved|signed|requested|reported|assigned|subm
                   r"written|authored|created|owned|maintained|escalated|handled|booked|made|sent|placed|"
                   r"paid|authori[sz]ed|initiated|triggered|closed|resolved|updated|edited|merged)")
 
-# Verbs whose object is a person: "Ask Siobhan in accounting", "Please loop in Dakota Rivera Soto".
-_PERSON_VERB = regex.compile(
-    r"(?i:\b(?:ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop(?:ed|ing)?[ \t]+in|e-?mail|message|"
-    r"contact|thank|invite|include|copy|remind|notify|let|check[ \t]+with|talk[ \t]+to|"
-    r"speak[ \t]+(?:to|with)|reach[ \t]+out[ \t]+to|forward[ \t]+(?:it|this)[ \t]+to)\b)[ \t]+"
-    rf"{_EDGE}{_NAME}"
-    r"(?=[ \t]*(?:[;,.!?:()]|$|\n|[ \t]+(?:in|from|at|on|if|about|for|and|or|when|to|know|that|before|"
-    r"after)\b))")
-# A clause's subject: "Let me know if Bo needs the same change".
-_SUBJECT = regex.compile(rf"(?i:\b(?:if|whether|unless|when|once)\b)[ \t]+{_EDGE}{_NAME}(?=[ \t]+(?:needs|"
-                         rf"wants|has|"
-                         r"is|was|asks|gets|can|could|should|would|will|does|did)\b)")
-_FOR = regex.compile(rf"(?i:\bfor)[ \t]+{_EDGE}{_NAME}{_CLAUSE_END}")
-_FROM_COLON = regex.compile(rf"(?i:\bfrom)[ \t]+{_EDGE}{_NAME}(?=[ \t]*:)")
-_FROM_TEAM = regex.compile(
-    rf"{_EDGE}{_NAME}(?=[ \t]+(?:from[ \t]+(?:our|the|your|his|her|their|my)\b|(?:on|in|of|at)[ \t]+(?:our|"
-    rf"the|"
-    r"your|his|her|their|my)[ \t]+(?:[\p{L}-]+[ \t]+){0,2}(?:team|department|dept|office|group|squad|unit|"
-    r"staff)\b))")
-_HERE_BRACKETED = regex.compile(rf"(?<=\(){_NAME}(?=\)[ \t]+here\b)")  # "Employee E-30358 (Dakota King) here."
-# A greeting before a full name: "Hey - Dakota de la Cruz, E-74691", "Dear Isis da Rocha,".
-_GREETED = regex.compile(
-    r"(?i:\b(?:hi|hello|hey|hiya|dear|(?:good[ \t]+)?(?:morning|afternoon|evening)|thanks|thank[ \t]+you|welcome))"
-    rf"[ \t]*[,!]?[ \t]*(?:[-–—][ \t]*)?{_EDGE}{_NAME}(?=[ \t]*(?:[,.!?:;]|$|\n))")
-# A self-introduction before a capitalised name ("I'm Hà Dương, ..."); "this is" is weaker ("this is Zoom").
-_INTRO = regex.compile(rf"(?i:\b(?:i'm|i[ \t]+am|my[ \t]+name[ \t]+is|my[ \t]+name's|call[ \t]+me))[ \t]+{_EDGE}{_NAME}")
-_THIS_IS = regex.compile(rf"(?i:\bthis[ \t]+is)[ \t]+{_EDGE}{_NAME}")
-_HERE = regex.compile(rf"(?:^|(?<=[\n.!?][ \t]{{0,3}})|"
-                      rf"(?<=^[ \t>*-]{{1,6}})){_NAME}(?=[ \t]+here\b[ \t]*[:,.!—–-])",
-                      regex.MULTILINE)
-_SAID = regex.compile(rf"{_EDGE}{_NAME}(?=[ \t]+(?:{_REPORTING})\b)")
-_BY = regex.compile(rf"(?i:\b{_AFTER_VERB_BY}[ \t]+by)[ \t]+{_EDGE}{_NAME}")
-_PREFILTER = regex.compile(
-    r"(?i:\b(?:for|from|here|by|ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop|looped|looping|e-?mail|"
-    r"message|contact|thank|invite|include|copy|remind|notify|let|check|talk|speak|reach|forward|if|whether|"
-    r"unless|when|once|team|i'm|am|name|name's|me|this|hi|hello|hey|hiya|dear|morning|afternoon|evening|"
-    rf"thanks|welcome|{_REPORTING})\b)")
+# Each rule: a pattern over the name pattern (`name`), the lower-case words that must occur in the text
+# for it to be tried at all (a cheap prefilter: most texts hold none), and how strong its evidence is.
+_RULES = (
+    # Verbs whose object is a person: "Ask Siobhan in accounting", "Please loop in Dakota Rivera Soto".
+    ("person_verb",
+     lambda name: r"(?i:\b(?:ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop(?:ed|ing)?[ \t]+in|e-?mail|"
+                  r"message|contact|thank|invite|include|copy|remind|notify|let|check[ \t]+with|talk[ \t]+to|"
+                  r"speak[ \t]+(?:to|with)|reach[ \t]+out[ \t]+to|forward[ \t]+(?:it|this)[ \t]+to)\b)[ \t]+"
+                  rf"{_EDGE}{name}(?=[ \t]*(?:[;,.!?:()]|$|\n|[ \t]+(?:in|from|at|on|if|about|for|and|or|"
+                  r"when|to|know|that|before|after)\b))",
+     ("ask", "ping", "tell", "told", "cc ", "loop", "mail ", "message ", "contact ", "thank", "invite",
+      "include", "copy ", "remind", "notify", "let ", "check with", "talk to", "speak", "reach out",
+      "forward"),
+     dict(strong=True, places_ok=True, ambiguous_ok=True)),
+    # A clause's subject: "Let me know if Bo needs the same change".
+    ("subject",
+     lambda name: rf"(?i:\b(?:if|whether|unless|when|once)\b)[ \t]+{_EDGE}{name}(?=[ \t]+(?:needs|wants|has|"
+                  r"is|was|asks|gets|can|could|should|would|will|does|did)\b)",
+     ("if", "whether", "unless", "when", "once"), dict(places_ok=True, ambiguous_ok=True)),
+    # "for Pauline;", "booked for Jane Roe at 7pm"
+    ("for", lambda name: rf"(?i:\bfor)[ \t]+{_EDGE}{name}{_CLAUSE_END}", ("for",), {}),
+    # "Escalation from Trần:"
+    ("from_colon", lambda name: rf"(?i:\bfrom)[ \t]+{_EDGE}{name}(?=[ \t]*:)", ("from",), {}),
+    # "Nicklas from our Warsaw team", "Dakota de la Cruz on my team"
+    ("from_team",
+     lambda name: rf"{_EDGE}{name}(?=[ \t]+(?:from[ \t]+(?:our|the|your|his|her|their|my)\b|(?:on|in|of|at)"
+                  r"[ \t]+(?:our|the|your|his|her|their|my)[ \t]+(?:[\p{L}-]+[ \t]+){0,2}(?:team|department|"
+                  r"dept|office|group|squad|unit|staff)\b))",
+     ("from", "team", "department", "dept", "office", "group", "squad", "unit", "staff"),
+     dict(trim_start=True)),
+    # "Employee E-30358 (Dakota King) here."
+    ("here_bracketed", lambda name: rf"(?<=\(){name}(?=\)[ \t]+here\b)", (") here",), dict(strong=True)),
+    # A greeting before a full name (one word after a greeting: names.py): "Hey - Dakota de la Cruz,".
+    ("greeted",
+     lambda name: r"(?i:\b(?:hi|hello|hey|hiya|dear|(?:good[ \t]+)?(?:morning|afternoon|evening)|thanks|"
+                  r"thank[ \t]+you|welcome))"
+                  rf"[ \t]*[,!]?[ \t]*(?:[-–—][ \t]*)?{_EDGE}{name}(?=[ \t]*(?:[,.!?:;]|$|\n))",
+     ("hi", "hello", "hey", "dear", "morning", "afternoon", "evening", "thank", "welcome"),
+     dict(strong=True, places_ok=True, ambiguous_ok=True, at_least=2)),
+    # A self-introduction before a capitalised name ("I'm Hà Dương, ..."); "this is" is weaker
+    # ("this is Zoom").
+    ("intro",
+     lambda name: r"(?i:\b(?:i'm|i[ \t]+am|my[ \t]+name[ \t]+is|my[ \t]+name's|call[ \t]+me))[ \t]+"
+                  rf"{_EDGE}{name}",
+     ("i'm", "i am", "my name", "call me"), dict(strong=True, places_ok=True)),
+    ("this_is", lambda name: rf"(?i:\bthis[ \t]+is)[ \t]+{_EDGE}{name}", ("this is",), {}),
+    # "Édouard here: ..." at the head of a message or sentence
+    ("here",
+     lambda name: rf"(?m:(?:^|(?<=[\n.!?][ \t]{{0,3}})|(?<=^[ \t>*-]{{1,6}})){name}"
+                  r"(?=[ \t]+here\b[ \t]*[:,.!—–-]))",
+     ("here",), dict(strong=True, trim_start=True)),
+    # "Qarin Shenoy said ..."
+    ("said", lambda name: rf"{_EDGE}{name}(?=[ \t]+(?:{_REPORTING})\b)", tuple(_REPORTING.split("|")),
+     dict(strong=True, trim_start=True)),
+    # "reviewed by Aiden die Bont"
+    ("by", lambda name: rf"(?i:\b{_AFTER_VERB_BY}[ \t]+by)[ \t]+{_EDGE}{name}", ("by",), dict(strong=True)),
+)
 
 
-def role_cue(roles: Iterable[str]) -> regex.Pattern | None:
+def _compiled(pattern) -> tuple[regex.Pattern, regex.Pattern]:
+    """The pattern for ASCII texts (cased names only: no script without case can occur) and for others."""
+    return regex.compile(pattern(_NAME_CASED)), regex.compile(pattern(_NAME))
+
+
+_COMPILED = tuple((key, _compiled(pattern), triggers, options) for key, pattern, triggers, options in _RULES)
+
+
+def role_cue(roles: Iterable[str]) -> tuple[regex.Pattern, regex.Pattern] | None:
     """The pattern of a role noun (any case, also "co-" and plural) then an optional "of the <noun>",
     a colon or equals sign, and a name."""
     words = sorted({r.strip().lower() for r in roles if r.strip()}, key=len, reverse=True)
     if not words:
         return None
     alternatives = "|".join(regex.escape(w).replace(r"\ ", r"[ \t]+") for w in words)
-    return regex.compile(
-        rf"(?i:\b(?:co-?)?(?:{alternatives})(?:e?s)?\b(?:[ \t]+(?:of|for|on)[ \t]+(?:the|this|that|a|an)"
-        rf"[ \t]+\p{{Ll}}+)?)[ \t]*(?:[:=][ \t]*|[ \t]+)(?-i:{_EDGE}{_NAME})")
+    return _compiled(
+        lambda name: rf"(?i:\b(?:co-?)?(?:{alternatives})(?:e?s)?\b(?:[ \t]+(?:of|for|on)[ \t]+"
+                     rf"(?:the|this|that|a|an)[ \t]+\p{{Ll}}+)?)[ \t]*(?:[:=][ \t]*|[ \t]+)"
+                     rf"(?-i:{_EDGE}{name})")
 
 
 class CueNames:
@@ -103,45 +133,38 @@ class CueNames:
 
     def __init__(self, lex: Lexicon, roles: Iterable[str], not_names: frozenset[str]) -> None:
         self.lex = lex
+        roles = [r for r in roles if r.strip()]
         self.roles = role_cue(roles)
+        # the first letters of each role noun ("co-traveller" holds "traveller"): the prefilter
+        self.role_words = frozenset(r.strip().lower().split()[0][:5] for r in roles)
         self.not_names = not_names
 
     def spans(self, text: str) -> Iterator[tuple[int, int, float]]:
-        if self.roles is not None:
-            yield from self._matches(text, self.roles.finditer(text), strong=True, trim_start=False)
-        if not _PREFILTER.search(text):
-            return
-        yield from self._matches(text, _HERE.finditer(text), strong=True, trim_start=True)
-        yield from self._matches(text, _HERE_BRACKETED.finditer(text), strong=True, trim_start=False)
-        yield from self._matches(text, _GREETED.finditer(text), strong=True, trim_start=False, places_ok=True,
-                                 ambiguous_ok=True, at_least=2)  # one word after a greeting: names.py
-        yield from self._matches(text, _INTRO.finditer(text), strong=True, trim_start=False, places_ok=True)
-        yield from self._matches(text, _THIS_IS.finditer(text), strong=False, trim_start=False)
-        yield from self._matches(text, _SAID.finditer(text), strong=True, trim_start=True)
-        yield from self._matches(text, _BY.finditer(text), strong=True, trim_start=False)
-        yield from self._matches(text, _PERSON_VERB.finditer(text), strong=True, trim_start=False, places_ok=True,
-                                 ambiguous_ok=True)
-        yield from self._matches(text, _SUBJECT.finditer(text), strong=False, trim_start=False, places_ok=True,
-                                 ambiguous_ok=True)
-        yield from self._matches(text, _FOR.finditer(text), strong=False, trim_start=False)
-        yield from self._matches(text, _FROM_COLON.finditer(text), strong=False, trim_start=False)
-        yield from self._matches(text, _FROM_TEAM.finditer(text), strong=False, trim_start=True)
+        low = text.lower()
+        variant = 0 if text.isascii() else 1
+        if self.roles is not None and any(word in low for word in self.role_words):
+            yield from self._matches(text, self.roles[variant].finditer(text), strong=True, trim_start=False)
+        for _, patterns, triggers, options in _COMPILED:
+            if any(word in low for word in triggers):
+                yield from self._matches(text, patterns[variant].finditer(text), **options)
 
-    def _matches(self, text: str, matches: Iterable[regex.Match], *, strong: bool, trim_start: bool,
+    def _matches(self, text: str, matches: Iterable[regex.Match], *, strong: bool = False,
+                 trim_start: bool = False,
                  places_ok: bool = False, ambiguous_ok: bool = False, at_least: int = 1
                  ) -> Iterator[tuple[int, int, float]]:
         for m in matches:
             words = [(w.start() + m.start("name"), w.end() + m.start("name"), w.group())
                      for w in regex.finditer(r"\S+", m.group("name"))]
             # "Yesterday Qarin Shenoy said": a sentence's first word is no part of the name
-            if trim_start and len(words) > 1 and self._plain(words[0][2]) and _sentence_start(text, words[0][0]):
+            first = words[0] if words else None
+            if trim_start and len(words) > 1 and self._plain(first[2]) and _sentence_start(text, first[0]):
                 words.pop(0)
             # a common word ends no name, unless a particle stands before it ("Maelle de la Tour")
             while words and (words[-1][2] in _PARTICLES or (
                     self._plain(words[-1][2]) and not (len(words) > 1 and words[-2][2] in _PARTICLES))):
                 words.pop()
-            if len(words) >= at_least and self._acceptable([w[2] for w in words], strong=strong, places_ok=places_ok,
-                                          ambiguous_ok=ambiguous_ok):
+            if len(words) >= at_least and self._acceptable(
+                    [w[2] for w in words], strong=strong, places_ok=places_ok, ambiguous_ok=ambiguous_ok):
                 yield words[0][0], words[-1][1], SCORE
 
     def _acceptable(self, words: list[str], *, strong: bool, places_ok: bool = False,

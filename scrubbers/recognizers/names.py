@@ -44,25 +44,33 @@ _SEQ = regex.compile(
 )
 _TOKEN = regex.compile(r"[^\s]+")
 _GREETING = (r"(?:hi|hello|hey|hiya|dear|thanks|thank\s+you|thx|ty|cheers|bye|goodbye|welcome|sorry|congrats|"
-             r"congratulations|(?:good\s+)?(?:morning|afternoon|evening)|good\s+night|ok|okay|sure|great|regards|best|"
+             r"congratulations|(?:good\s+)?(?:morning|afternoon|evening)|good\s+night|ok|okay|sure|great|"
+             r"regards|best|"
              r"sincerely|yours|ciao|hallo|hola|bonjour|salut|merci|danke|gracias|grazie|obrigad[oa]|"
              # verbs that take a person: "ping Hemal (...)", "ask Sven", "cc Dana"
              r"ping|ask|tell|email|e-mail|message|notify|cc|page|paging|contact|call|thank)")
+
+
+def _both(pattern) -> tuple[regex.Pattern, regex.Pattern]:
+    """`pattern` over cased name words (for ASCII texts: no script without case can occur there) and
+    over words of any script."""
+    return regex.compile(pattern(_NAME_WORD)), regex.compile(pattern(_ANY_WORD))
+
+
 # "Thanks, Elena." / "Hi Elena!" / "Dear Dr. Elena Ruiz" (the full-name rule takes two words).
-_AFTER_GREETING = regex.compile(
-    rf"(?i:\b{_GREETING})[,!]?[ \t]+(?:(?i:mr|mrs|ms|dr|prof)\.?[ \t]+)?(?P<name>{_ANY_WORD})"
-    rf"(?=[ \t]*(?:[,.!?:;()]|$|\n))")
+_AFTER_GREETING = _both(lambda word: rf"(?i:\b{_GREETING})[,!]?[ \t]+(?:(?i:mr|mrs|ms|dr|prof)\.?[ \t]+)?"
+                                     rf"(?P<name>{word})(?=[ \t]*(?:[,.!?:;()]|$|\n))")
 # A given name in a script without case after a cue, with no space: "ping 涛 (...)", "Thanks,翼!"
 _AFTER_GREETING_CASELESS = regex.compile(
     rf"(?i:\b{_GREETING})[,!]?(?P<name>\p{{Han}}{{1,4}}|\p{{Hangul}}{{1,4}})(?=[ \t]*(?:[,.!?:;()]|$|\n))")
 # "Elena, you have 48.0 hours" / "Grace: the form is ready" at the head of a line.
-_LINE_HEAD = regex.compile(rf"(?m)^[ \t>*-]*(?P<name>{_ANY_WORD})(?=[ \t]*[,!][ \t]*(?P<next>\S+)?)")
+_LINE_HEAD = _both(lambda word: rf"(?m)^[ \t>*-]*(?P<name>{word})(?=[ \t]*[,!][ \t]*(?P<next>\S+)?)")
 # ", Elena." at the end of a clause: "You're all set, Elena!"
-_CLAUSE_END = regex.compile(rf",[ \t]+(?P<name>{_ANY_WORD})(?=[ \t]*(?:[.!?]|$|\n))")
+_CLAUSE_END = _both(lambda word: rf",[ \t]+(?P<name>{word})(?=[ \t]*(?:[.!?]|$|\n))")
 # A line that is only a name (1-3 words), optionally after a dash: a sign-off.
-_LINE_ONLY = regex.compile(
-    rf"(?m)^[ \t]*(?:[-–—~]+[ \t]*)?"
-    rf"(?P<name>{_ANY_WORD}(?:[ \t](?:{_PARTICLE}[ \t]){{0,2}}{_ANY_WORD}){{0,2}})[ \t]*[,.]?[ \t]*$")
+_LINE_ONLY = _both(lambda word: rf"(?m)^[ \t]*(?:[-–—~]+[ \t]*)?"
+                                rf"(?P<name>{word}(?:[ \t](?:{_PARTICLE}[ \t]){{0,2}}{word}){{0,2}})"
+                                r"[ \t]*[,.]?[ \t]*$")
 _CLOSING_LINE = regex.compile(rf"(?i)(?:\b{_GREETING}|\bcheers|\btake\s+care|\bkind\s+regards)[ \t,.!]*$")
 _INTRO = regex.compile(
     r"(?i:\b(?:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|it's|its|call\s+me|hi|hey|hello|"
@@ -162,17 +170,18 @@ class NameRecognizer(LocalRecognizer):
 
     def _cued_names(self, text: str) -> Iterator[tuple[int, int, float]]:
         lex = self.lexicon
-        for match in _AFTER_GREETING.finditer(text):
+        variant = 0 if text.isascii() else 1
+        for match in _AFTER_GREETING[variant].finditer(text):
             if self._name_alone(match.group("name"), cued=True, text=text):
                 yield match.start("name"), match.end("name"), _CUE_SCORE
         if not text.isascii():
             for match in _AFTER_GREETING_CASELESS.finditer(text):
                 yield match.start("name"), match.end("name"), _CUE_SCORE
-        for match in _CLAUSE_END.finditer(text):
+        for match in _CLAUSE_END[variant].finditer(text):
             if self._name_alone(match.group("name"), cued=True, text=text):
                 yield match.start("name"), match.end("name"), _CUE_SCORE
         if "," in text or "!" in text:
-            for match in _LINE_HEAD.finditer(text):
+            for match in _LINE_HEAD[variant].finditer(text):
                 name, following = match.group("name"), (match.group("next") or "").lower()
                 addressed = following.strip(",.!") in _SECOND_PERSON
                 if name in _INTERJECTIONS:
@@ -189,7 +198,7 @@ class NameRecognizer(LocalRecognizer):
 
     def _sign_offs(self, text: str) -> Iterator[tuple[int, int, float]]:
         lex = self.lexicon
-        for match in _LINE_ONLY.finditer(text):
+        for match in _LINE_ONLY[0 if text.isascii() else 1].finditer(text):
             before = text[:match.start()].rstrip(" \t\n")
             after = text[match.end():].strip()
             previous_line = before.rsplit("\n", 1)[-1]
@@ -217,7 +226,8 @@ class NameRecognizer(LocalRecognizer):
             for word in _TOKEN.finditer(match.group("names")):
                 bare = word.group().strip("'’-")
                 parts = [p for p in bare.split("-") if p]  # "khatri-bumb", "łobacz-pal"
-                unknown = strong and len(bare) > 1 and all(p.isalpha() and p not in lex.english for p in parts)
+                unknown = strong and len(bare) > 1 and all(
+                    p.isalpha() and p not in lex.english for p in parts)
                 later = end is not None or held
                 if bare in lex.first_lower or (later and bare in lex.last_lower) or unknown:
                     end = match.start("names") + word.end()
