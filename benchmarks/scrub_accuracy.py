@@ -64,8 +64,8 @@ def load_default_presidio() -> TraceScrubber:
     anonymizer = AnonymizerEngine()
 
     def scrub(traces: list[LabelledTrace]) -> list[list[str]]:
-        return [[anonymizer.anonymize(s.text, analyzer.analyze(s.text, language="en")).text for s in trace.strings]
-                for trace in traces]
+        return [[anonymizer.anonymize(s.text, analyzer.analyze(s.text, language="en")).text
+                 for s in trace.strings] for trace in traces]
 
     return scrub
 
@@ -180,8 +180,10 @@ def run_engine(name: str, traces: list[LabelledTrace]) -> dict:
         "recall_keyed_json": _ratio(keyed_removed, keyed_total),
         "keyed_json_spans": keyed_total,
         "recall_by_type": {t: {"removed": pii_removed[t], "total": pii_total[t],
-                               "recall": _ratio(pii_removed[t], pii_total[t])} for t in PII_TYPES},
-        "recall_by_string_kind": {k: _ratio(by_kind_removed[k], by_kind_total[k]) for k in sorted(by_kind_total)},
+                               "recall": _ratio(pii_removed[t], pii_total[t]),
+                               "recall_strict": _ratio(strict_removed[t], pii_total[t])} for t in PII_TYPES},
+        "recall_by_string_kind": {k: _ratio(by_kind_removed[k], by_kind_total[k])
+                                  for k in sorted(by_kind_total)},
         "precision": _ratio(sum(repl_on_pii.values()), n_repl),
         "replacements": n_repl,
         "precision_by_label": {lab: {"replacements": repl_total[lab], "on_pii": repl_on_pii[lab],
@@ -189,7 +191,8 @@ def run_engine(name: str, traces: list[LabelledTrace]) -> dict:
                                for lab in sorted(repl_total, key=lambda x: -repl_total[x])},
         "keep_damage": _ratio(sum(keep_damaged.values()), n_keep),
         "keep_damage_by_category": {c: {"damaged": keep_damaged[c], "total": keep_total[c],
-                                        "rate": _ratio(keep_damaged[c], keep_total[c])} for c in KEEP_CATEGORIES},
+                                        "rate": _ratio(keep_damaged[c], keep_total[c])}
+                                    for c in KEEP_CATEGORIES},
         "_misses": misses,
         "_damage": damage,
         "_false_positives": false_positives,
@@ -213,7 +216,8 @@ def print_report(results: list[dict]) -> None:
         print(f"  {label:<26}" + "".join(f"{_pct(r[key]):>20}" for r in results))
     print("  by string kind")
     for kind in results[0]["recall_by_string_kind"]:
-        print(f"    {kind:<24}" + "".join(f"{_pct(r['recall_by_string_kind'].get(kind)):>20}" for r in results))
+        print(f"    {kind:<24}"
+              + "".join(f"{_pct(r['recall_by_string_kind'].get(kind)):>20}" for r in results))
     print("\nKEEP DAMAGE (keep items not surviving verbatim)\n" + head)
     for c in KEEP_CATEGORIES:
         cells = [r["keep_damage_by_category"][c] for r in results]
@@ -269,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="hr: the HR generator; intl: Faker, 27 locales; agents: travel, IT ops, coding")
     parser.add_argument("--seed", type=int, help="default: the set's own seed (tune on that one only)")
     parser.add_argument("--phrasing", choices=sorted(PHRASINGS), default="main",
-                        help="heldout: other wording and harder names; a generalisation check, never tune on it")
+                        help="heldout: other wording and harder names; a generalisation check, "
+                             "never tune on it")
     parser.add_argument("--engine", choices=("both", "presidio", "ours", "all"), default="both",
                         help="both: default Presidio and ours; all: also ours through the batched scrub_many")
     parser.add_argument("--json", type=Path, help="write the metrics as JSON to this file")
@@ -303,14 +308,15 @@ def main(argv: list[str] | None = None) -> int:
             print_listing(r, "damage", args.max_list)
         if args.show_false_positives:
             fps = r["_false_positives"]
-            print(f"\nFALSE POSITIVES (replacements touching no planted PII): {r['engine']}, {sum(fps.values())} in all")
+            print(f"\nFALSE POSITIVES (replacements touching no planted PII): {r['engine']}, "
+                  f"{sum(fps.values())} in all")
             for (label, kind, replaced), n in fps.most_common(5 * args.max_list):
                 print(f"  {n:5}  {label:<18} {kind:<14} {replaced!r}")
     if args.json:
         public = [{k: v for k, v in r.items() if not k.startswith("_")} for r in results]
-        args.json.write_text(json.dumps({"corpus": {"set": args.set, "traces": len(traces), "strings": n_strings,
-                                                    "seed": seed,
-                                                    "phrasing": args.phrasing},
+        corpus = {"set": args.set, "traces": len(traces), "strings": n_strings, "seed": seed,
+                  "phrasing": args.phrasing}
+        args.json.write_text(json.dumps({"corpus": corpus,
                                          "goals": GOALS, "engines": public}, indent=2))
     return 0
 

@@ -37,13 +37,22 @@ def tables(paths: list[Path]) -> str:
                 cell = e["recall_by_type"][t]
                 cells.append(f"{_pct(cell['recall'])} of {cell['total']}" if cell["total"] else "–")
             out.append(f"| recall {t} | " + " | ".join(cells) + " |")
+        for t in types:  # strict: the exact value occurs nowhere in the output string (older runs: n/a)
+            cells = [_pct(e["recall_by_type"][t].get("recall_strict"))
+                     if e["recall_by_type"][t]["total"] else "–" for _, _, e in columns]
+            out.append(f"| strict recall {t} | " + " | ".join(cells) + " |")
         for key, label in (("recall", "**recall overall**"), ("recall_strict", "strict recall"),
                            ("precision", "**precision**"), ("keep_damage", "**keep damage**")):
             out.append(f"| {label} | " + " | ".join(_pct(e[key]) for _, _, e in columns) + " |")
+        labels = [t for t in types if any(t in e["precision_by_label"] for _, _, e in columns)]
+        for t in labels:  # precision of the replacements written under a PII type's own placeholder
+            cells = [_pct(e["precision_by_label"][t]["precision"]) if t in e["precision_by_label"] else "–"
+                     for _, _, e in columns]
+            out.append(f"| precision {t} | " + " | ".join(cells) + " |")
         worst = []
         for _, _, e in columns:
-            rows = sorted(((v["rate"] or 0, c) for c, v in e["keep_damage_by_category"].items() if v["total"]),
-                          reverse=True)[:3]
+            damage = e["keep_damage_by_category"].items()
+            rows = sorted(((v["rate"] or 0, c) for c, v in damage if v["total"]), reverse=True)[:3]
             worst.append(", ".join(f"{c} {100 * r:.1f}" for r, c in rows if r) or "none")
         out.append("| keep damage, worst (%) | " + " | ".join(worst) + " |")
         out.append("| strings/s | " + " | ".join(str(e["strings_per_s"]) for _, _, e in columns) + " |")

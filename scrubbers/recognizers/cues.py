@@ -27,7 +27,8 @@ from scrubbers.recognizers.lexicon import Lexicon
 
 SCORE = 0.7
 # A word of a name in a cased alphabet (as `names._NAME_WORD`) or in a script without case.
-_CASED = (r"\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]{2,})?(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*"
+# ("I'm", "I'll" are the speaker, not a name word)
+_CASED = (r"(?!I['’](?:m|ll|ve|d)\b)\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]{2,})?(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*"
           r"(?:-\p{L}[\p{Ll}\p{M}]+)*")
 _CASELESS = (r"[\p{Han}\p{Hiragana}\p{Katakana}ー]{1,4}|\p{Hangul}{1,4}|[\p{Devanagari}\p{M}]+|"
              r"[\p{Arabic}\p{M}]+|[\p{Bengali}\p{M}]+|[\p{Tamil}\p{M}]+|[\p{Telugu}\p{M}]+|"
