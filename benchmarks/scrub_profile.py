@@ -54,6 +54,8 @@ def profile(path: str, gc_default: bool) -> dict[str, float]:
     _timed(ScrubEngine, "_plans_of", "plans", totals)
     _timed(ScrubEngine, "_remember", "learning", totals)
     _timed(ScrubEngine, "_apply", "applying", totals)
+    _timed(ScrubEngine, "leaks", "output check", totals)
+    _timed(run, "make_engine", "engine start", totals)
     if gc_default:
         run.batch_gc = contextlib.nullcontext  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as out:
@@ -66,6 +68,8 @@ def profile(path: str, gc_default: bool) -> dict[str, float]:
         "plans": totals["plans"],
         "learning": totals["learning"],
         "applying": totals["applying"],
+        "output check": totals["output check"],
+        "engine start": totals["engine start"],
     }
     phases["rest"] = total - sum(phases.values())
     return {"total": total, "spans": report.spans, **phases}
@@ -118,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     result = profile(meta["path"], args.gc == "default")
     print(f"{meta['path']}: {result['spans']} spans in {result['total']:.2f} s "
           f"({result['spans'] / result['total']:.0f} spans/s), collector {args.gc}")
-    for phase in ("NER", "Presidio recognizers", "plans", "learning", "applying", "rest"):
+    for phase in ("NER", "Presidio recognizers", "plans", "learning", "applying", "output check", "engine start",
+                  "rest"):
         print(f"  {phase:22s} {result[phase]:7.2f} s  {100 * result[phase] / result['total']:5.1f} %")
     return 0
 

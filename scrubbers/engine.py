@@ -357,7 +357,8 @@ class ScrubEngine:
         if view.begin is not None:  # detected in the view: replaced where it sits in the original
             found = [Detection(*view.span(d.start, d.end), d.entity, d.score) for d in found]
             known = [(*view.span(start, end), entity) for start, end, entity in known]
-        found += [Detection(start, end, entity, _KNOWN_SCORE) for start, end, entity in known]
+        # A new list: `found` may be the analysis cache's own, shared by every trace that writes this text.
+        found = found + [Detection(start, end, entity, _KNOWN_SCORE) for start, end, entity in known]
         surfaces: dict[tuple[int, int], str] = {}
         for decoded in view.decoded:  # base64 of text: scanned decoded, redacted whole on a hit
             hits = self.detections(decoded.text)
