@@ -179,8 +179,8 @@ class ScrubEngine:
             return False
         found = ctx.checked.get(text)
         if found is None:
-            found = (numbers is not None and numbers.search(text) is not None) or (
-                values is not None and any(values.search(candidate) is not None for candidate in self._readings(text)))
+            found = (numbers is not None and numbers.search(text)) or (
+                values is not None and any(values.search(candidate) for candidate in self._readings(text)))
             if len(ctx.checked) > _CHECKED_MAX:
                 ctx.checked.clear()
             ctx.checked[text] = found
