@@ -24,6 +24,7 @@ import regex
 from scrubbers.analysis import BLOB, Analyzer, Detection, quiet_presidio_logs
 from scrubbers.context import PLACEHOLDER, ScrubContext
 from scrubbers.disguise import view_of
+from scrubbers.output_match import word_tokens
 from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder, fill
 from scrubbers.policy import LoadedPolicy, load_policy
 from scrubbers.report import ScrubReport
@@ -180,19 +181,20 @@ class ScrubEngine:
         found = ctx.checked.get(text)
         if found is None:
             found = (numbers is not None and numbers.search(text)) or (
-                values is not None and any(values.search(candidate) for candidate in self._readings(text)))
+                values is not None and any(values.search(reading, words) for reading, words in self._readings(text)))
             if len(ctx.checked) > _CHECKED_MAX:
                 ctx.checked.clear()
             ctx.checked[text] = found
         return found
 
-    def _readings(self, text: str) -> tuple[str, ...]:
-        """The case-folded texts the output check searches for `text`: its view and what its base64
-        tokens decode to; kept for texts every trace writes again (prompts, tool declarations)."""
+    def _readings(self, text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+        """(case-folded text, its word tokens) of each text the output check searches for `text`: its view
+        and what its base64 tokens decode to; kept for texts every trace writes again (prompts, tools)."""
         readings = self._read.get(text)
         if readings is None:
             view = view_of(text)
-            readings = (view.text.casefold(), *(decoded.text.casefold() for decoded in view.decoded))
+            folded = (view.text.casefold(), *(decoded.text.casefold() for decoded in view.decoded))
+            readings = tuple((reading, word_tokens(reading)) for reading in folded)
             self._read[text] = readings
             self._read_chars += len(text)
             while self._read_chars > _READ_CHARS:

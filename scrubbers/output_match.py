@@ -16,6 +16,7 @@ _BEFORE_VALUE = frozenset("@.+-_")
 """Besides letters and digits, the characters that glue a value to what precedes it (`x.greg@…`)."""
 _AFTER_VALUE = frozenset("@-_")
 """Besides letters and digits, the characters that glue a value to what follows it."""
+_NOT_DIGIT = re.compile(r"\D")
 _DIGIT_CHAIN = re.compile(r"\d(?:[\s.()/-]{0,2}\d)*")
 """Digits with at most two separators between neighbours (`512 44 7723`, `(555) 010-4477`)."""
 
@@ -38,14 +39,20 @@ class ValueMatcher:
                 self._by_first_word.setdefault(first.group(), []).append(form)
         self._first_words = frozenset(self._by_first_word)
 
-    def search(self, text: str) -> bool:
-        """True when one of the values occurs in `text` as a whole token."""
+    def search(self, text: str, words: frozenset[str] | None = None) -> bool:
+        """True when one of the values occurs in `text` as a whole token (`words`: its word tokens,
+        `word_tokens(text)`, when the caller keeps them for a text it checks again and again)."""
         # A value starting where it is not glued to a word character begins its text token with its own
         # first word, so only the values whose first word is one of the text's tokens can occur.
         if any(_occurs(text, form) for form in self._wordless):
             return True
-        words = self._first_words.intersection(_WORD.findall(text))
-        return any(_occurs(text, form) for word in words for form in self._by_first_word[word])
+        candidates = self._first_words.intersection(word_tokens(text) if words is None else words)
+        return any(_occurs(text, form) for word in candidates for form in self._by_first_word[word])
+
+
+def word_tokens(text: str) -> frozenset[str]:
+    """The word tokens (`\\w+` runs) of a text, as `ValueMatcher.search` takes them."""
+    return frozenset(_WORD.findall(text))
 
 
 class NumberMatcher:
@@ -63,10 +70,10 @@ class NumberMatcher:
             return False
         for chain in _DIGIT_CHAIN.finditer(text):
             written = chain.group()
-            digits = [index for index, char in enumerate(written) if char.isdigit()]
-            if len(digits) < self._shortest:
+            plain = _NOT_DIGIT.sub("", written)
+            if len(plain) < self._shortest or not any(number in plain for number in self._numbers):
                 continue
-            plain = "".join(written[index] for index in digits)
+            digits = [index for index, char in enumerate(written) if char.isdigit()]
             # a match may start (end) only at a digit with a separator, not a digit, before (after) it
             starts = {0} | {n for n in range(1, len(digits)) if digits[n] - digits[n - 1] > 1}
             ends = {len(digits)} | {n for n in starts if n}
