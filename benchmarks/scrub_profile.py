@@ -46,10 +46,11 @@ def _timed(owner: Any, name: str, phase: str, totals: Counter) -> None:
 def profile(path: str, gc_default: bool) -> dict[str, float]:
     import promote.batch.run as run
     from scrubbers.analysis import Analyzer
+    from scrubbers.detector import Detector
     from scrubbers.engine import ScrubEngine
 
     totals: Counter = Counter()
-    _timed(ScrubEngine, "_analyze_many", "analysis", totals)
+    _timed(Detector, "prepare", "analysis", totals)
     _timed(Analyzer, "_presidio", "recognizers", totals)
     _timed(ScrubEngine, "_plans_of", "plans", totals)
     _timed(ScrubEngine, "_remember", "learning", totals)
@@ -77,7 +78,6 @@ def profile(path: str, gc_default: bool) -> dict[str, float]:
 
 def overhead(path: str, repeat: int) -> tuple[float, float]:
     """(fastest wall s, its CPU s) of scrubbing `path` with every detection already cached."""
-    import copy
     import gc
 
     import promote.batch.run as run
@@ -93,7 +93,7 @@ def overhead(path: str, repeat: int) -> tuple[float, float]:
             runs = []
             for _ in range(repeat):
                 engine = ScrubEngine()
-                engine._cache = copy.copy(warm._cache)
+                engine._detector.cache = warm._detector.cache.copy()
                 run.make_engine = lambda *args, **kwargs: engine  # type: ignore[assignment]
                 gc.collect()
                 started, cpu = time.perf_counter(), time.process_time()
