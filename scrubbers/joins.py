@@ -1,4 +1,4 @@
-"""Values split across adjacent parts or fields of one message: found in the joined text, removed in each part.
+"""Values split across adjacent parts or fields of one message: found joined, removed in each part.
 
 A message's text often arrives in pieces: an ADK/GenAI `Content` has a `parts` list, OTel GenAI messages
 a `parts` array of `{"type": "text", "content": ..}`, OpenInference flattens them into attributes
@@ -150,9 +150,11 @@ def splits(window: Window, detect: Detect) -> list[Split]:
 
 def _covers(window: Window, start: int, end: int) -> bool:
     """Whether [start, end) covers every part of a fields window (leading and trailing spaces aside)."""
-    text = window.text
-    return all(start <= low + len(text[low:high]) - len(text[low:high].lstrip())
-               and end >= high - (len(text[low:high]) - len(text[low:high].rstrip())) for low, high in window.spans)
+    for low, high in window.spans:
+        part = window.text[low:high]
+        if start > low + len(part) - len(part.lstrip()) or end < high - (len(part) - len(part.rstrip())):
+            return False
+    return True
 
 
 # the parts of a message ------------------------------------------------------------------------------
@@ -272,8 +274,10 @@ def _borders(texts: list[str], fields: bool = False) -> list[Window]:
 def _could_join(left: str, right: str, spaced: bool) -> bool:
     """Whether the ends of two parts could be pieces of one value: both hold a digit, an `@` or a
     capital (a name, a number, an e-mail, an address), or one does and nothing separates them."""
-    return "@" in left or "@" in right or (_VALUEISH.search(left) is not None and (
-        not spaced or _VALUEISH.search(right) is not None)) or (not spaced and _VALUEISH.search(right) is not None)
+    if "@" in left or "@" in right:
+        return True
+    left_says, right_says = _VALUEISH.search(left) is not None, _VALUEISH.search(right) is not None
+    return (left_says and right_says) or (not spaced and (left_says or right_says))
 
 
 def _window(texts: list[str], index: int, separator: str) -> Window:

@@ -107,7 +107,8 @@ def _split_attributes(span: dict, shape: str, first: str, second: str) -> None:
             _attr(span, f"{stem}.{number}.message_content.text", {"stringValue": text})
             _attr(span, f"{stem}.{number}.message_content.type", {"stringValue": "text"})
     else:  # adjacent fields of one object in a tool result
-        _attr(span, "gen_ai.tool.call.result", {"stringValue": json.dumps({"contact": {"line1": first, "line2": second}})})
+        result = json.dumps({"contact": {"line1": first, "line2": second}})
+        _attr(span, "gen_ai.tool.call.result", {"stringValue": result})
 
 
 SPLIT_SHAPES = ("OTel GenAI parts", "ADK Content parts", "OpenInference flattened contents", "adjacent fields")

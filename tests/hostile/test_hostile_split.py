@@ -51,7 +51,8 @@ def _with_parts(value: Any, first: str, second: str) -> Any:
         planted = []
         for part in parts:
             planted.append(part)
-            key = next((k for k in ("text", "content") if isinstance(part, dict) and isinstance(part.get(k), str)), None)
+            key = next((k for k in ("text", "content")
+                        if isinstance(part, dict) and isinstance(part.get(k), str)), None)
             if key is not None and PHRASE in part[key]:
                 planted += [{**part, key: first}, {**part, key: second}]
         value["parts"] = planted
@@ -76,7 +77,8 @@ def _plant_attributes(attributes: list[dict], first: str, second: str) -> list[d
                 decoded = json.loads(value)
             except ValueError:
                 continue
-            attribute["value"] = {"stringValue": json.dumps(_with_parts(decoded, first, second), ensure_ascii=False)}
+            planted_value = json.dumps(_with_parts(decoded, first, second), ensure_ascii=False)
+            attribute["value"] = {"stringValue": planted_value}
     return planted
 
 
@@ -138,7 +140,8 @@ def test_scrub_removes_a_value_split_across_parts(planted, scrubbed, fixture: st
     before, after = list(iter_spans([planted[(fixture, row)]])), list(iter_spans([scrubbed[(fixture, row)]]))
     assert [(s.trace_id, s.span_id, s.start_ns, s.end_ns) for s in after] == [
         (s.trace_id, s.span_id, s.start_ns, s.end_ns) for s in before]
-    assert [s.attributes.get("gen_ai.tool.name") for s in after] == [s.attributes.get("gen_ai.tool.name") for s in before]
+    tool = "gen_ai.tool.name"
+    assert [s.attributes.get(tool) for s in after] == [s.attributes.get(tool) for s in before]
 
 
 @pytest.mark.parametrize(("fixture", "row"), CASES)
