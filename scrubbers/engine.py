@@ -80,7 +80,7 @@ class ScrubEngine:
         self._safe_value = regex.compile(structure.safe_values)
         self._shapes = {field: regex.compile(structure.shapes[shape]) for field, shape in structure.fields.items()}
         self._builder = PlanBuilder(self.policy, self.analyzer)
-        self._joiner = Joiner()
+        self._joiner = Joiner(self.analyzer.key_hint)
 
     def new_context(self) -> ScrubContext:
         """A fresh placeholder mapping and known-value list: one per trace."""

@@ -29,7 +29,7 @@ from scrubbers.splice import Member, Spliced
 _WINDOW = 48  # characters read on each side of a border: enough context for NER, cheap to analyse
 _TEXT_KEYS = ("text", "content")  # the member that holds a part's text (Gemini/ADK, OTel GenAI)
 _NOT_TEXT = frozenset({"type", "role", "id", "mime_type", "mimeType", "finish_reason", "call_id"})
-_CACHE_PLANS = 20_000
+_CACHE_CHARS = 1_000_000  # plan texts whose windows are kept, by their characters (memory stays flat)
 # OpenInference flattens a message's parts into one attribute per part.
 _FLAT_PART = regex.compile(r"^(?P<message>.+\.message)\.contents\.(?P<part>\d+)\.message_content\.text$")
 _LINE_KEYS = frozenset({"user_input", "final_response"})  # texts a rebuilt turn joined from parts with "\n"
@@ -64,8 +64,10 @@ class Split(NamedTuple):
 class Joiner:
     """Finds the borders of a plan's messages (once per plan text) and the values split across them."""
 
-    def __init__(self) -> None:
-        self._windows: OrderedDict[str, tuple[Window, ...]] = OrderedDict()
+    def __init__(self, key_hint: Callable[[str | None], Any]) -> None:
+        self._key_hint = key_hint  # the key rule a plan was built under (the same text plans differently)
+        self._windows: OrderedDict[tuple[Any, str], tuple[Window, ...]] = OrderedDict()
+        self._chars = 0
 
     # windows -------------------------------------------------------------------------------------
     def windows(self, items: Sequence[tuple[Any, str | None, Any]], plans: Sequence[Plan | None]
@@ -76,7 +78,7 @@ class Joiner:
         for (ctx, key, value), plan in zip(items, plans):
             if plan is None or not plan.leaves:
                 continue
-            windows = self._of_plan(plan)
+            windows = self._of_plan(plan, key)
             if key in _LINE_KEYS and type(value) is str and "\n" in value and plan.leaves[0].kind == PROSE:
                 windows = windows + tuple(_borders(plan.leaves[0].view.text.split("\n")))
             found += [(ctx, window) for window in windows]
@@ -84,33 +86,36 @@ class Joiner:
                   for window in _borders(texts, fields)]
         return found
 
-    def _of_plan(self, plan: Plan) -> tuple[Window, ...]:
+    def _of_plan(self, plan: Plan, key: str | None) -> tuple[Window, ...]:
         source = plan.source
-        if source is not None:
-            cached = self._windows.get(source)
+        cache_key = (self._key_hint(key), source) if source is not None else None
+        if cache_key is not None:
+            cached = self._windows.get(cache_key)
             if cached is not None:
                 return cached
         found: list[Window] = []
         _collect(plan.template, plan.leaves, found, self)
         windows = tuple(found)
-        if source is not None:
-            self._remember(source, windows)
+        if cache_key is not None:
+            self._remember(cache_key, windows)
         return windows
 
     def member_windows(self, member: Member) -> tuple[Window, ...]:
-        """The windows inside a shared member plan, found once per member text."""
-        cached = self._windows.get(member.text)
+        """The windows inside a shared member plan, found once per member text and key rules."""
+        cache_key = (tuple(leaf.kind for leaf in member.plan.leaves), member.text)
+        cached = self._windows.get(cache_key)
         if cached is None:
             found: list[Window] = []
             _collect(member.plan.template, member.plan.leaves, found, self)
             cached = tuple(found)
-            self._remember(member.text, cached)
+            self._remember(cache_key, cached)
         return cached
 
-    def _remember(self, text: str, windows: tuple[Window, ...]) -> None:
-        self._windows[text] = windows
-        if len(self._windows) > _CACHE_PLANS:
-            self._windows.popitem(last=False)
+    def _remember(self, cache_key: tuple[Any, str], windows: tuple[Window, ...]) -> None:
+        self._windows[cache_key] = windows
+        self._chars += len(cache_key[1])
+        while self._chars > _CACHE_CHARS:
+            self._chars -= len(self._windows.popitem(last=False)[0][1])
 
     # split values --------------------------------------------------------------------------------
     @staticmethod

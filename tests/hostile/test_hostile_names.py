@@ -66,11 +66,11 @@ def test_scrub_traces_and_draft_remove_the_name(planted, scrubbed, engine, row: 
     assert "40 hours" in text and "search_hr_policy" in text
 
 
-UNSEEN = "Qwvern"  # no recognizer finds it in the user's sentence: only the tool result names it
+UNSEEN = "Qwvern-Zyxo"  # no recognizer finds it in the user's sentence: only the tool result names it
 
 
 def _name_in_the_result(text: str) -> str:
-    text = _plant(text, f", like {UNSEEN} did")
+    text = _plant(text, f", tag {UNSEEN}")
     return re.sub(r'("name\\*"\s*:\s*\\*")Maria Gonzalez', rf"\g<1>{UNSEEN}", text)
 
 
@@ -95,6 +95,6 @@ def test_a_name_a_later_tool_result_holds_is_removed_from_the_input_read_before_
     clean = next(trace for trace in listing.traces if trace.trace_id == owner.trace_id).turns[turn.index]
     # replaced where it sits (learned before the input was scrubbed), not caught late by the output check,
     # which would have redacted the whole message
-    assert "this year, like <PERSON_" in (clean.user_input or ""), clean.user_input
+    assert "this year, tag <PERSON_" in (clean.user_input or ""), clean.user_input
     text = draft_text(draft_from_export(path, trace_id=TRACE, options=DraftOptions(), engine=engine))
     assert leaked(text, {"name": UNSEEN}) == []

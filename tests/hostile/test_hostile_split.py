@@ -162,3 +162,13 @@ def test_traces_json_and_draft_remove_a_value_split_across_parts(planted, engine
     text = draft_text(result)  # not refused by the residual gate: the scrubber removed every piece
     _check(text, row)
     assert "40 hours" in text and "search_hr_policy" in text  # a figure and a tool name survive
+
+
+def test_the_same_text_under_another_key_rule_is_read_again(engine) -> None:
+    # The borders of a plan are cached by text *and* key rule: under a personal key the whole string is
+    # one value (no parts to join); the same text as a message must still have its parts read joined.
+    text = json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Write to greg.hallman"},
+                                                  {"type": "text", "content": "@example.com today"}]}])
+    assert engine.scrub_value(text, engine.new_context(), key="email").startswith("<EMAIL_ADDRESS_")
+    out = engine.scrub_value(text, engine.new_context(), key="gen_ai.input.messages")
+    assert "greg.hallman" not in out and "@example.com" not in out and "today" in out
