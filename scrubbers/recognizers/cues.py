@@ -28,8 +28,8 @@ from scrubbers.recognizers.lexicon import Lexicon
 SCORE = 0.7
 # A word of a name in a cased alphabet (as `names._NAME_WORD`) or in a script without case.
 # ("I'm", "I'll" are the speaker, not a name word)
-_CASED = (r"(?!I['’](?:m|ll|ve|d)\b)\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]{2,})?(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*"
-          r"(?:-\p{L}[\p{Ll}\p{M}]+)*")
+_CASED = (r"(?!I['’](?:m|ll|ve|d)\b)\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]{2,})?"
+          r"(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*(?:-\p{L}[\p{Ll}\p{M}]+)*")
 _CASELESS = (r"[\p{Han}\p{Hiragana}\p{Katakana}ー]{1,4}|\p{Hangul}{1,4}|[\p{Devanagari}\p{M}]+|"
              r"[\p{Arabic}\p{M}]+|[\p{Bengali}\p{M}]+|[\p{Tamil}\p{M}]+|[\p{Telugu}\p{M}]+|"
              r"[\p{Thai}\p{M}]+|[\p{Hebrew}\p{M}]+|[\p{Georgian}\p{M}]+|[\p{Gujarati}\p{M}]+|"
@@ -129,25 +129,47 @@ def role_cue(roles: Iterable[str]) -> tuple[regex.Pattern, regex.Pattern] | None
                      rf"(?-i:{_EDGE}{name})")
 
 
+# What follows a role noun: a plural ending, "of the <noun>", a colon or equals sign, and a name.
+_ROLE_TAIL = _compiled(
+    lambda name: r"(?i:(?:e?s)?\b(?:[ \t]+(?:of|for|on)[ \t]+(?:the|this|that|a|an)[ \t]+\p{Ll}+)?)"
+                 rf"[ \t]*(?:[:=][ \t]*|[ \t]+)(?-i:{_EDGE}{name})")
+
+
 class CueNames:
     """The cue rules over one lexicon and one policy's role nouns."""
 
     def __init__(self, lex: Lexicon, roles: Iterable[str], not_names: frozenset[str]) -> None:
         self.lex = lex
-        roles = [r for r in roles if r.strip()]
         self.roles = role_cue(roles)
-        # the first letters of each role noun ("co-traveller" holds "traveller"): the prefilter
-        self.role_words = frozenset(r.strip().lower().split()[0][:5] for r in roles)
+        # Role nouns are found by plain substring search and the rest matched where one ends: one big
+        # alternation tried at every position of every text cost more than all other cue rules together.
+        self.role_words = sorted({" ".join(r.lower().split()) for r in roles if r.strip()},
+                                 key=len, reverse=True)
         self.not_names = not_names
 
     def spans(self, text: str) -> Iterator[tuple[int, int, float]]:
         low = text.lower()
         variant = 0 if text.isascii() else 1
-        if self.roles is not None and any(word in low for word in self.role_words):
-            yield from self._matches(text, self.roles[variant].finditer(text), strong=True, trim_start=False)
+        if self.roles is not None:
+            if len(low) == len(text):
+                yield from self._matches(text, self._after_roles(text, low, variant), strong=True)
+            else:  # lower-casing changed the length ("İ"): offsets differ, use the one pattern
+                yield from self._matches(text, self.roles[variant].finditer(text), strong=True)
         for _, patterns, triggers, options in _COMPILED:
             if any(word in low for word in triggers):
                 yield from self._matches(text, patterns[variant].finditer(text), **options)
+
+    def _after_roles(self, text: str, low: str, variant: int) -> Iterator[regex.Match]:
+        tail = _ROLE_TAIL[variant]
+        for word in self.role_words:
+            start = low.find(word)
+            while start >= 0:
+                # "co-traveller", "(guest" count: the role noun starts a word
+                if start == 0 or not (low[start - 1].isalnum() or low[start - 1] == "_"):
+                    m = tail.match(text, start + len(word))
+                    if m:
+                        yield m
+                start = low.find(word, start + 1)
 
     def _matches(self, text: str, matches: Iterable[regex.Match], *, strong: bool = False,
                  trim_start: bool = False,
