@@ -172,3 +172,20 @@ def test_a_real_value_in_a_match_rule_is_still_refused(tmp_path: Path, rule: obj
     assert "expected_tools.calls[0].match.employee_id" in str(refused.value)
     assert "48213" not in str(refused.value)
     assert not (tmp_path / "hr.rule_001.yaml").exists()
+
+
+def test_salted_fingerprints_refuse_what_the_values_refuse(tmp_path: Path) -> None:
+    # The terminal UI hands over fingerprints, never the raw values: the gate must refuse the same cases.
+    from promote.case.fingerprints import ValueFingerprints
+
+    prints = ValueFingerprints.of(["Zorblax Quint", "E-48213", "no"])
+    assert b"zorblax" not in repr(prints).encode().lower()
+    case = Case(id="hr.known_001", title="t", input="What does ZORBLAX QUINT get?", expected_output="ok")
+    with pytest.raises(CaseRefused) as refused:
+        save_case(case, tmp_path / "hr.known_001.yaml", known_values=prints, residual_scan=None)
+    assert [(p.rule, p.field) for p in refused.value.problems] == [("known-value", "input")]
+    inside_words = Case(id="hr.known_002", title="t", input="Zorblax Quintet and XE-482134", expected_output="no")
+    save_case(inside_words, tmp_path / "hr.known_002.yaml", known_values=prints, residual_scan=None)
+    id_case = Case(id="hr.known_003", title="t", input="Look up (E-48213).", expected_output="ok")
+    with pytest.raises(CaseRefused):
+        save_case(id_case, tmp_path / "hr.known_003.yaml", known_values=prints, residual_scan=None)
