@@ -12,10 +12,14 @@ class PromoteError(Exception):
 
     exit_code = 2
 
-    def __init__(self, what: str, *, where: str | None = None, hint: str | None = None) -> None:
+    def __init__(self, what: str, *, where: str | None = None, hint: str | None = None,
+                 quotes_input: bool = False) -> None:
         self.what = what
         self.where = where
         self.hint = hint
+        self.quotes_input = quotes_input
+        """The message quotes the input (a skip reason, a span name): it passes the scrubber before it is
+        shown (`promote.scrub_trace.errors_scrubbed`)."""
         super().__init__(str(self))
 
     def __str__(self) -> str:

@@ -65,11 +65,17 @@ class ScrubContext:
         self._matchers: tuple[int, re.Pattern | None, re.Pattern | None] | None = None
         self.checked: dict[str, bool] = {}
         """The output check's answer by text, for this context's state (histories repeat in every call)."""
+        self._pieces: dict[tuple[str, str], str] = {}  # (entity, normalised piece) → the split value it is of
 
     # placeholders ---------------------------------------------------------------------------------
     def placeholder(self, entity: str, value: str) -> str:
         """The placeholder for `value`, the same one every time in this context."""
-        canonical = self._canonical(entity, normalise(entity, value))
+        normalised = normalise(entity, value)
+        if self._pieces:
+            whole = self._pieces.get((entity, normalised))
+            if whole is not None and normalise(entity, whole) != normalised:
+                return self.placeholder(entity, whole)  # a piece of a split value: the whole value's token
+        canonical = self._canonical(entity, normalised)
         token = self._placeholders.get((entity, canonical))
         if token is None:
             token = self._alias(entity, canonical) or self._new_token(entity, canonical)
@@ -118,6 +124,8 @@ class ScrubContext:
         """
         if (entity, value, detected) in self._remembered:  # the same value again: nothing new to learn
             return
+        if self._pieces and (entity, normalise(entity, value)) in self._pieces:
+            return  # a piece of a split value, known already (see `remember_split`)
         self._remembered.add((entity, value, detected))
         surface = " ".join(value.split()).strip(_EDGE_PUNCTUATION)
         if len(surface) < 3 or PLACEHOLDER.fullmatch(surface) or (surface.isdigit() and len(surface) < 4):
@@ -140,6 +148,22 @@ class ScrubContext:
             if len(part) >= 3 and part[0].isupper() and part not in self._stopwords and part not in self._known:
                 # a bare first/last name is matched case-sensitively: "Rose" the person, not "rose"
                 self._add_known(part, PERSON, True)
+
+    def remember_split(self, entity: str, whole: str, pieces: tuple[str, ...]) -> None:
+        """A value found only where adjacent parts of a message are read joined (`scrubbers.joins`):
+        the whole value is known like any other, and each piece is known on its own, so the part that
+        holds it loses it (under the whole value's placeholder) and the output check looks for it.
+        A piece too short to say anything alone (two characters, three digits) is not denied."""
+        self.remember(entity, whole)
+        for piece in pieces:
+            surface = " ".join(piece.split()).strip(_EDGE_PUNCTUATION)
+            if len(surface) < 3 or PLACEHOLDER.fullmatch(surface) or (surface.isdigit() and len(surface) < 4):
+                continue
+            if entity == PERSON and surface in self._stopwords:
+                continue
+            self._pieces.setdefault((entity, normalise(entity, surface)), whole)
+            if surface not in self._known:
+                self._add_known(surface, entity, False)
 
     def _add_known(self, surface: str, entity: str, case_sensitive: bool) -> None:
         self._known[surface] = (entity, case_sensitive)

@@ -24,6 +24,7 @@ import regex
 from scrubbers.analysis import BLOB, Analyzer, Detection, quiet_presidio_logs
 from scrubbers.context import PLACEHOLDER, ScrubContext
 from scrubbers.disguise import view_of
+from scrubbers.joins import Joiner
 from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder, fill
 from scrubbers.policy import LoadedPolicy, load_policy
 from scrubbers.report import ScrubReport
@@ -82,6 +83,7 @@ class ScrubEngine:
         self._safe_value = regex.compile(structure.safe_values)
         self._shapes = {field: regex.compile(structure.shapes[shape]) for field, shape in structure.fields.items()}
         self._builder = PlanBuilder(self.policy, self.analyzer)
+        self._joiner = Joiner(self.analyzer.key_hint)
 
     def new_context(self) -> ScrubContext:
         """A fresh placeholder mapping and known-value list: one per trace."""
@@ -113,7 +115,9 @@ class ScrubEngine:
                     counts: ScrubReport | None = None) -> Any:
         """Scrub any JSON-like value; strings holding JSON or a repr come back encoded the same way."""
         with self._call(counts):
-            return self._apply(self._plan(value, key), ctx, key)
+            plan = self._plan(value, key)
+            self._join([(ctx, key, value)], [plan], batch=False)
+            return self._apply(plan, ctx, key)
 
     def scrub_attribute(self, key: str, value: Any, ctx: ScrubContext, *, counts: ScrubReport | None = None) -> Any:
         """Scrub one span attribute: safe keys pass unchanged, everything else is scrubbed (fail safe)."""
@@ -140,6 +144,7 @@ class ScrubEngine:
             plans = self._plans_of(items)
             self._analyze(plans)
             try:
+                self._join(items, plans, batch=True)
                 for plan in plans:
                     if plan is not None and plan.dirty is None:
                         self._dirty(plan)
@@ -236,6 +241,16 @@ class ScrubEngine:
         while self._plan_chars > _PLAN_CACHE_CHARS:
             self._plan_chars -= self._plans.popitem(last=False)[1].size
         return plan
+
+    def _join(self, items: Sequence[Item], plans: Sequence[Plan | None], *, batch: bool) -> None:
+        """Values split across adjacent parts or fields of a message (`scrubbers.joins`): each border
+        worth reading is analysed joined (in one batch), and what crosses it is known to the trace."""
+        found = self._joiner.windows(items, plans)
+        if found:
+            if batch:
+                self._analyze_many([text for text in dict.fromkeys(window.text for _, window in found)
+                                    if text not in self._fresh and self._cached(text) is None])
+            self._joiner.learn(found, self.detections)
 
     def _remember(self, plan: Plan, ctx: ScrubContext, *, detections: bool) -> None:
         # After analysis only the dirty leaves can hold anything to learn; before it (harvest), every leaf.

@@ -90,14 +90,18 @@ def check_paths(
     cases = [(str(path), load_case_model(path)) for path in _case_files(case_paths)]
     if not cases:
         raise PromoteError("no case file (*.yaml) found", where=", ".join(map(str, case_paths)))
+    from promote.scrub_trace import errors_scrubbed, scrub_messages
+
     trace_paths = list(trace_paths)
-    listing = list_traces(trace_paths)
+    engine = scrub_engine(str(policy) if policy is not None else None)
+    with errors_scrubbed(lambda: engine):  # a read error may quote the export
+        listing = list_traces(trace_paths)
     if not listing.traces:
         raise PromoteError("no agent trace found", where=", ".join(map(str, trace_paths)),
                            hint="see `promote traces` for what the export holds")
     report = check_cases(cases, listing.traces, turn=turn, min_pass_rates=min_pass_rates,
-                         engine=scrub_engine(str(policy) if policy is not None else None))
-    report.skipped = listing.skipped
+                         engine=engine)
+    report.skipped = scrub_messages(listing.skipped, engine)  # a reason may quote a bad value
     if not report.cases:
         first = report.unpaired[0]
         raise PromoteError(f"no case could be paired with a turn: {first.why}", where=first.path)

@@ -13,14 +13,16 @@ from promote.errors import PromoteError
 def run(args: argparse.Namespace) -> int:
     from promote.listing import list_traces, render_table
 
+    from promote.scrub_trace import errors_scrubbed, scrub_messages, scrub_trace
+
     scrub = None
     if not args.no_scrub:
-        from promote.scrub_trace import scrub_messages, scrub_trace
         from promote.scrubbing import engine as scrub_engine
 
         engine = scrub_engine(args.policy)
         scrub = lambda trace: scrub_trace(trace, engine)[0]  # noqa: E731
-    listing = list_traces(args.files, scrub=scrub)
+    with errors_scrubbed(None if scrub is None else lambda: engine):  # a read error may quote the export
+        listing = list_traces(args.files, scrub=scrub)
     if scrub is not None:  # skip reasons may quote a bad value: they pass the same scrubber as data
         listing.skipped = scrub_messages(listing.skipped, engine)
         listing.without_turns = scrub_messages(listing.without_turns, engine)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from promote import scrubbing
 from promote.case.problems import Problem
@@ -13,7 +13,7 @@ from promote.case.store import SavedCase, checked_text, save_case
 from promote.draft.builder import DraftOptions, DraftResult, draft_case, note
 from promote.draft.provenance import scrub_info
 from promote.errors import PromoteError
-from promote.scrub_trace import scrub_trace_fully
+from promote.scrub_trace import errors_scrubbed, scrub_trace_fully
 from promote.trace_model import Trace
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def draft_from_export(
     path: Path, *, trace_id: str, turn: int = 0, options: DraftOptions, engine: ScrubEngine | None = None
 ) -> DraftResult:
     """Read `path`, scrub the trace `trace_id` (a unique prefix will do) and draft its turn `turn`."""
-    traces = _read_traces(path)
+    traces = _read_traces(path, lambda: engine if engine is not None else scrubbing.engine(options.policy))
     trace = _pick(traces, trace_id, path)
     engine = engine if engine is not None else scrubbing.engine(options.policy)
     scrubbed, replaced, known = scrub_trace_fully(trace, engine)
@@ -61,7 +61,8 @@ def draft_all(
     skipped = notes if notes is not None else []
     written: list[Path] = []
     matched = 0
-    for trace in _read_traces(path):
+    read_engine = lambda: engine if engine is not None else scrubbing.engine(options.policy)  # noqa: E731
+    for trace in _read_traces(path, read_engine):
         if agent is not None and agent not in (trace.agent, trace.service):
             continue
         turns = [t for t in trace.turns if tool is None or any(call.name == tool for call in t.tool_calls)]
@@ -168,15 +169,19 @@ def _replaced(before: str, after: str) -> Iterator[str]:
             yield value
 
 
-def _read_traces(path: Path) -> list[Trace]:
+def _read_traces(path: Path, engine: Callable[[], ScrubEngine]) -> list[Trace]:
+    """The traces of `path`; an error that quotes the export (a skip reason, span names) passes the
+    scrubber first, like data."""
     from promote.listing import list_traces  # the ingester: imported late, it is the heavy part
 
-    listing = list_traces([path])
-    if not listing.turn_count:
-        notes = listing.without_turns or listing.skipped
-        why = f": {notes[0].why}" if notes else ""
-        raise PromoteError(f"no agent turn found{why}", where=notes[0].where if notes else str(path),
-                           hint="see `promote traces --help` for the formats and conventions read")
+    with errors_scrubbed(engine):
+        listing = list_traces([path])
+        if not listing.turn_count:
+            notes = listing.without_turns or listing.skipped
+            why = f": {notes[0].why}" if notes else ""
+            raise PromoteError(f"no agent turn found{why}", where=notes[0].where if notes else str(path),
+                               hint="see `promote traces --help` for the formats and conventions read",
+                               quotes_input=bool(notes))
     return listing.traces
 
 

@@ -36,7 +36,7 @@ def iter_record_spans(paths: Iterable[str | Path], *, skipped: list[Skipped] | N
             skipped.extend(notes)
         if not found:
             first = f"first problem: {notes[0].where}: {notes[0].why}" if notes else "the file holds no spans"
-            raise PromoteError(NOTHING_FOUND, where=export.path, hint=first)
+            raise PromoteError(NOTHING_FOUND, where=export.path, hint=first, quotes_input=bool(notes))
 
 
 def _export_spans(export: Export, notes: list[Skipped]) -> Iterator[list[Span]]:

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 import regex
 from presidio_analyzer import LocalRecognizer, RecognizerResult
 
+from scrubbers.recognizers.lexicon import lexicon
+
 ENTITY = "STREET_ADDRESS"
 _W = r"[\p{Lu}\p{Ll}\p{M}'’.-]"
 _CAP = rf"\p{{Lu}}{_W}*"
@@ -39,17 +41,21 @@ _EN_SUFFIX = (
 _EN_STREET = rf"\d{{1,6}}[A-Za-z]?[ \t]+(?:{_CAP}[ \t]+){{1,4}}(?-i:{_EN_SUFFIX})\b\.?"
 # Street word endings of northern and central Europe ("Puruntie", "Skolvägen", "Drubinstraße").
 _SUFFIXES = ("tie|katu|kuja|polku|kaari|rinne|tanhua|väylä|raitti|vej|gade|alle|allé|stræde|vænge|vägen|väg|"
-             "gatan|gata|gränd|stigen|veien|vei|veg|gata|straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|"
+             "gatan|gata|gränd|stigen|veien|vei|veg|gata|straße|strasse|str\\.|weg|gasse|platz|allee|ring|"
+             "damm|"
              "ufer|chaussee|steig|pfad|laan|straat|gracht|singel|plein|dreef|kade|steeg|dijk|hof|markt|"
              "ulica|utca|tér|út|körút|sor|köz|iela|gatvė|tänav|puiestee|maantee|ulice|třída|náměstí|nábřeží|"
              "cesta|trg|ulice|sokak|caddesi|cadde|bulvarı|yolu")
 _SUFFIX_STREET = rf"(?:\d{{4,6}}[ \t]+)?(?:{_CAP}[ \t-])?{_CAP}(?:{_SUFFIXES})[ \t]+{_NUM}"
 _WORD_STREET = (r"(?:\p{Lu}[\p{L}\p{M}'’.-]*[ \t]){1,3}(?:utca|út|tér|körút|u\.|köz|sor|sétány|tere|"
-                r"sokak|caddesi|cad\.|sk\.|mahallesi|mah\.|Allé|Alle|Vej|Gade|Plads|Torv|Vænge|Väg|Gata|Gatan|"
+                r"sokak|caddesi|cad\.|sk\.|mahallesi|mah\.|Allé|Alle|Vej|Gade|Plads|Torv|Vænge|Väg|Gata|"
+                r"Gatan|"
                 r"Veien|Vei|Straße|Strasse|Weg|Platz|Gasse|Allee|Laan|Straat|Plein|Tie|Katu)[ \t]+" + _NUM)
 # Street words before the name ("Via Roma 3", "ul. Paderewskiego 77", "Calle Mayor, 5").
-_PREFIXES = ("ul\\.|ulica|al\\.|aleja|os\\.|pl\\.|Via|Viale|Piazza|Piazzale|Corso|Strada|Largo|Vicolo|Contrada|"
-             "Borgo|Rue|Avenue|Av\\.|Bd|Boulevard|Chemin|Allée|Impasse|Place|Quai|Route|Cours|Calle|C/|Avenida|"
+_PREFIXES = ("ul\\.|ulica|al\\.|aleja|os\\.|pl\\.|Via|Viale|Piazza|Piazzale|Corso|Strada|Largo|Vicolo|"
+             "Contrada|"
+             "Borgo|Rue|Avenue|Av\\.|Bd|Boulevard|Chemin|Allée|Impasse|Place|Quai|Route|Cours|Calle|C/|"
+             "Avenida|"
              "Avda\\.|Carrer|Paseo|Pasaje|Plaza|Camino|Ronda|Travesía|Cuesta|Glorieta|Rua|Travessa|Praça|"
              "Alameda|Rodovia|Estrada|Jardim|Vila|Largo|Intrarea|Strada|Str\\.|Bulevardul|Bd\\.|Calea|Aleea|"
              "Șoseaua|Soseaua|Piața|Splaiul|Odos|Οδός|Leoforos|Λεωφόρος|phố|đường|Đường|Phố|ngõ|hẻm|"
@@ -57,16 +63,19 @@ _PREFIXES = ("ul\\.|ulica|al\\.|aleja|os\\.|pl\\.|Via|Viale|Piazza|Piazzale|Cors
              "вулиця")
 _PREFIX_STREET = (rf"(?:\d{{1,5}}[A-Za-z]?,?[ \t]+)?(?i:{_PREFIXES})[ \t]+(?:(?:de|del|de la|da|do|dos|das|"
                   rf"di|della|des|du|le|la|les|l'|d')[ \t]*)?(?:[\p{{L}}\p{{M}}'’.-]+[ \t]){{0,4}}"
-                  rf"[\p{{L}}\p{{M}}'’.-]+(?:,?[ \t]+(?:(?i:д\.|nr\.?|n\.?º?|no\.?|núm\.?|num\.?|№)[ \t]*)?{_NUM})?")
+                  rf"[\p{{L}}\p{{M}}'’.-]+(?:,?[ \t]+(?:(?i:д\.|nr\.?|n\.?º?|no\.?|núm\.?|num\.?|"
+                  rf"№)[ \t]*)?{_NUM})?")
 _UNIT = (r"(?:,?[ \t]+(?i:apt|apartment|suite|ste|unit|flat|floor|fl|ap|bl|sc|et|etaj|nr|no|wohnung|whg|lgh|"
          r"bus|stg|tür|top|piso|puerta|esc|dpto|depto|int|interior|bloco|andar|sala|casa|kv|кв|д|к|корп|стр|"
          r"lok|m|door|bldg|building|room|rm|\#)\.?[ \t]*\#?[\w/-]{1,6}){0,4}")
 _STREET = regex.compile(
     rf"(?<![\w-])(?:{_EN_STREET}|{_SUFFIX_STREET}|{_WORD_STREET}|{_PREFIX_STREET}){_UNIT}(?![\w])")
 # Lines after a street line: a postal code and town, a town and postal code, a UK or Dutch postcode.
-_POSTAL = (r"(?:[A-Z]{1,2}-)?\d{2,6}(?:[ -]\d{2,4})?(?:[ \t][A-Z]{2}\b)?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|"
+_POSTAL = (r"(?:[A-Z]{1,2}-)?\d{2,6}(?:[ -]\d{2,4})?(?:[ \t][A-Z]{2}\b)?|"
+           r"[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|"
            r"\d{4}[ \t]?[A-Z]{2}")
-_TOWN = (r"[\p{Lu}'’][\p{L}\p{M}'’.-]*(?:[ \t-]+(?:(?:da|de|do|di|du|la|le|am|an|der|sur|en|upon|on|im)[ \t]+|"
+_TOWN = (r"[\p{Lu}'’][\p{L}\p{M}'’.-]*(?:[ \t-]+(?:(?:da|de|do|di|du|la|le|am|an|der|sur|en|upon|on|"
+         r"im)[ \t]+|"
          r"/[ \t]*)?[\p{Lu}'’(][\p{L}\p{M}'’.()-]*){0,4}")
 _TOWN_ALONE = r"\p{Lu}[\p{L}\p{M}'’.-]+(?:[ \t-](?:\p{Lu}|'s-)[\p{L}\p{M}'’.-]+){0,3}"
 _FOLLOW_LINE = regex.compile(
@@ -78,18 +87,34 @@ _EAST_ASIAN = regex.compile(
     r"(?:省|市|区|県|都|府|道|郡|町|村|街|路|号|丁目|番地?|도|시|구|군|동|로|길|읍|면)"
     r"[\p{Han}\p{Hangul}\p{Katakana}\p{Hiragana}\w -]{0,30}\d[\p{Han}\p{Hangul}\w -]{0,20}")
 _HAS_EAST_ASIAN = regex.compile(r"[\p{Han}\p{Hangul}]")
+# After an address cue ("postal address to", "home:", "ships to", "lives at"), the rest of the clause
+# is the address when it holds a number: any format, any script ("Vlasákova 9, 421 40 Rosice").
+_ADDRESS_CUE = regex.compile(
+    r"(?i:\b(?:(?:postal|mailing|home|billing|shipping|delivery|street|new|my|our|the|her|his|their)[ \t]+)?"
+    r"address(?:[ \t]+(?:to|is|at|of))?[ \t]*[:=]?|\bhome[ \t]*:|\b(?:ships?|shipped|shipping|deliver|"
+    r"delivered|"
+    r"send|sent|mail|mailed|post|posted)[ \t]+(?:it[ \t]+|them[ \t]+)?to|\b(?:lives?|living|resides?|located)"
+    r"[ \t]+at)[ \t]+"
+    r"(?P<addr>[\p{L}\p{N}][^\n;()\"<>@]{2,120}?)"
+    # the clause ends: a bracket, a line break, "." after a word (not "TP.", "H.No."), a following clause
+    r"(?=[ \t]*(?:[(\n;\"<]|$|(?<=[\p{L}]{4}|\d)\.(?:[ \t]|$)|,?[ \t]+(?i:within|by|before|until|on|for|"
+    r"from|and|or|but|via|today|tomorrow|asap|please|thanks)\b))")
+_DIGIT = regex.compile(r"\d")
+_LATIN_WORDS = regex.compile(r"[ \t]+[a-z]{2,}\b.*", regex.DOTALL)
 
 
 class InternationalAddressRecognizer(LocalRecognizer):
     """STREET_ADDRESS lines as described in the module docstring."""
 
     def __init__(self) -> None:
+        self.places = lexicon().places
         super().__init__(supported_entities=[ENTITY], name="international address", supported_language="en")
 
     def load(self) -> None:
         pass
 
-    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:  # type: ignore[override]
+    def analyze(  # type: ignore[override]
+            self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         if ENTITY not in entities:
             return []
         return [RecognizerResult(ENTITY, s, e, score) for s, e, score in self._spans(text)]
@@ -103,6 +128,7 @@ class InternationalAddressRecognizer(LocalRecognizer):
                 yield from self._following(text, m.end())
             for m in _POSTAL_CAPS_TOWN.finditer(text):
                 yield m.start(), m.end(), 0.7
+            yield from self._after_cue(text)
             if _HAS_EAST_ASIAN.search(text):
                 for m in _EAST_ASIAN.finditer(text):
                     s, e = m.start(), m.end()
@@ -110,10 +136,22 @@ class InternationalAddressRecognizer(LocalRecognizer):
                         s += 1
                     while e > s and not text[e - 1].strip():
                         e -= 1
-                    yield s, e, 0.75
+                    latin = _LATIN_WORDS.search(text, s, e)  # "... 大島町 within 2 bags": not the address
+                    yield s, latin.start() if latin else e, 0.75
 
-    @staticmethod
-    def _following(text: str, pos: int) -> Iterator[tuple[int, int, float]]:
+    def _after_cue(self, text: str) -> Iterator[tuple[int, int, float]]:
+        for m in _ADDRESS_CUE.finditer(text):
+            value = m.group("addr")
+            if not _DIGIT.search(value) or len(value.split()) < 2:
+                continue
+            parts = value.split(",")
+            # a country or a town alone at the end is not the address ("..., 8604 Jyllinge, Denmark")
+            while len(parts) > 1 and not _DIGIT.search(parts[-1]) and parts[-1].strip() in self.places:
+                parts.pop()
+            end = m.start("addr") + len(",".join(parts).rstrip(" \t.,"))
+            yield m.start("addr"), end, 0.75
+
+    def _following(self, text: str, pos: int) -> Iterator[tuple[int, int, float]]:
         """Up to three lines (or comma parts) after a street line that read as postal code / town."""
         for _ in range(3):
             sep = regex.match(r"[ \t]*(?:,|\n|/)[ \t]*", text[pos:pos + 8])
@@ -128,5 +166,9 @@ class InternationalAddressRecognizer(LocalRecognizer):
             segment = text[start:m.end()].strip()
             if not segment or (not any(ch.isdigit() for ch in segment) and len(segment.split()) > 4):
                 return
-            yield start, start + len(text[start:m.end()].rstrip()), 0.7
+            end = start + len(text[start:m.end()].rstrip())
+            bracket = regex.search(r"[ \t]*\(([^()]*)\)?[.,]?$", text[start:end])
+            if bracket and bracket.group(1).strip() in self.places:  # "8604 Jyllinge (Sweden)"
+                end = start + bracket.start()
+            yield start, end, 0.7
             pos = m.end()

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 import regex
 from presidio_analyzer import LocalRecognizer, RecognizerResult
 
+from scrubbers.recognizers.cues import _CASELESS, CueNames
 from scrubbers.recognizers.lexicon import Lexicon, lexicon
 
 ENTITY = "PERSON"
@@ -30,11 +31,15 @@ _WEAK_SCORE = 0.6
 _PARTICLES = frozenset("""van von der den de del della dei di da das dos du la le les ter ten bin binti ibn
     al el y e zu af av st""".split())
 # A word of a name: capitalised (Unicode), with inner apostrophes and hyphenated parts (O'Neil, Jean-Luc).
-_NAME_WORD = r"\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]{2,})?(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*(?:-\p{Lu}[\p{Ll}\p{M}]+)*"
+_NAME_WORD = (r"\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]{2,})?(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*"
+              r"(?:-\p{Lu}[\p{Ll}\p{M}]+)*")
 _INITIAL = r"\p{Lu}\.?"
+# A vocative or sign-off name may also be one word of a script without case ("विशाल,", "Thanks, 翼!").
+_ANY_WORD = rf"(?:{_NAME_WORD}|{_CASELESS})"
 _PARTICLE = r"(?:" + "|".join(sorted(_PARTICLES, key=len, reverse=True)) + r")"
 _SEQ = regex.compile(
-    rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?:{_NAME_WORD})(?:[ \t](?:{_PARTICLE}[ \t])*(?:{_NAME_WORD}|{_INITIAL}))"
+    rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?:{_NAME_WORD})(?:[ \t](?:{_PARTICLE}[ \t])*(?:{_NAME_WORD}|"
+    rf"{_INITIAL}))"
     rf"{{1,5}}(?![\p{{L}}\p{{M}}\p{{N}}_@/\\-])"
 )
 _TOKEN = regex.compile(r"[^\s]+")
@@ -45,18 +50,19 @@ _GREETING = (r"(?:hi|hello|hey|hiya|dear|thanks|thank\s+you|thx|ty|cheers|bye|go
              r"ping|ask|tell|email|e-mail|message|notify|cc|page|paging|contact|call|thank)")
 # "Thanks, Elena." / "Hi Elena!" / "Dear Dr. Elena Ruiz" (the full-name rule takes two words).
 _AFTER_GREETING = regex.compile(
-    rf"(?i:\b{_GREETING})[,!]?[ \t]+(?:(?i:mr|mrs|ms|dr|prof)\.?[ \t]+)?(?P<name>{_NAME_WORD})"
+    rf"(?i:\b{_GREETING})[,!]?[ \t]+(?:(?i:mr|mrs|ms|dr|prof)\.?[ \t]+)?(?P<name>{_ANY_WORD})"
     rf"(?=[ \t]*(?:[,.!?:;()]|$|\n))")
-# A given name in a script without case after a cue: "ping 涛 (...)", "Thanks, 翼!"
+# A given name in a script without case after a cue, with no space: "ping 涛 (...)", "Thanks,翼!"
 _AFTER_GREETING_CASELESS = regex.compile(
-    rf"(?i:\b{_GREETING})[,!]?[ \t]*(?P<name>\p{{Han}}{{1,4}}|\p{{Hangul}}{{1,4}})(?=[ \t]*(?:[,.!?:;()]|$|\n))")
+    rf"(?i:\b{_GREETING})[,!]?(?P<name>\p{{Han}}{{1,4}}|\p{{Hangul}}{{1,4}})(?=[ \t]*(?:[,.!?:;()]|$|\n))")
 # "Elena, you have 48.0 hours" / "Grace: the form is ready" at the head of a line.
-_LINE_HEAD = regex.compile(rf"(?m)^[ \t>*-]*(?P<name>{_NAME_WORD})(?=[ \t]*[,!][ \t]*(?P<next>\S+)?)")
+_LINE_HEAD = regex.compile(rf"(?m)^[ \t>*-]*(?P<name>{_ANY_WORD})(?=[ \t]*[,!][ \t]*(?P<next>\S+)?)")
 # ", Elena." at the end of a clause: "You're all set, Elena!"
-_CLAUSE_END = regex.compile(rf",[ \t]+(?P<name>{_NAME_WORD})(?=[ \t]*(?:[.!?]|$|\n))")
+_CLAUSE_END = regex.compile(rf",[ \t]+(?P<name>{_ANY_WORD})(?=[ \t]*(?:[.!?]|$|\n))")
 # A line that is only a name (1-3 words), optionally after a dash: a sign-off.
 _LINE_ONLY = regex.compile(
-    rf"(?m)^[ \t]*(?:[-–—~]+[ \t]*)?(?P<name>{_NAME_WORD}(?:[ \t]{_NAME_WORD}){{0,2}})[ \t]*[,.]?[ \t]*$")
+    rf"(?m)^[ \t]*(?:[-–—~]+[ \t]*)?"
+    rf"(?P<name>{_ANY_WORD}(?:[ \t](?:{_PARTICLE}[ \t]){{0,2}}{_ANY_WORD}){{0,2}})[ \t]*[,.]?[ \t]*$")
 _CLOSING_LINE = regex.compile(rf"(?i)(?:\b{_GREETING}|\bcheers|\btake\s+care|\bkind\s+regards)[ \t,.!]*$")
 _INTRO = regex.compile(
     r"(?i:\b(?:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|it's|its|call\s+me|hi|hey|hello|"
@@ -74,14 +80,17 @@ _LIST_ITEM = regex.compile(
 _HAN = regex.compile(r"\p{Han}{2,4}(?:[ \t·・][\p{Han}\p{Hiragana}\p{Katakana}]{1,4})?")
 _HANGUL = regex.compile(r"\p{Hangul}{2,4}(?:[ \t]\p{Hangul}{1,4})?")
 _OTHER_SCRIPT = regex.compile(
-    r"(?:[\p{Cyrillic}\p{M}-]+|[\p{Greek}\p{M}]+|[\p{Arabic}\p{M}-]+|[\p{Hebrew}\p{M}]+|[\p{Devanagari}\p{M}]+|"
+    r"(?:[\p{Cyrillic}\p{M}-]+|[\p{Greek}\p{M}]+|[\p{Arabic}\p{M}-]+|[\p{Hebrew}\p{M}]+|"
+    r"[\p{Devanagari}\p{M}]+|"
     r"[\p{Bengali}\p{M}]+|[\p{Tamil}\p{M}]+|[\p{Telugu}\p{M}]+|[\p{Thai}\p{M}]+|[\p{Armenian}\p{M}]+|"
     r"[\p{Georgian}\p{M}]+)(?:[ \t][\p{Cyrillic}\p{Greek}\p{Arabic}\p{Hebrew}\p{Devanagari}\p{Bengali}"
     r"\p{Tamil}\p{Telugu}\p{Thai}\p{Armenian}\p{Georgian}\p{M}-]+){0,3}")
 _LATIN_LETTER = regex.compile(r"\p{Latin}")
+_OTHER_LETTER = regex.compile(r"[^\P{L}\p{Latin}]")
 # Words that head a line before a comma but never name anyone ("Hi, I'm ...", "Sure, ...").
-_INTERJECTIONS = frozenset("""Hi Hello Hey Hiya Thanks Thank Yes Yeah Yep No Nope Ok Okay Sure Great Well So Also
-    Please Sorry Dear Welcome Note Done Update Hmm Oh Ah Wow Cool Nice Perfect Right Got Cheers Bye Good Morning
+_INTERJECTIONS = frozenset("""Hi Hello Hey Hiya Thanks Thank Yes Yeah Yep No Nope Ok Okay Sure Great Well So
+    Also Please Sorry Dear Welcome Note Done Update Hmm Oh Ah Wow Cool Nice Perfect Right Got Cheers Bye Good
+    Morning
     Afternoon Evening Hola Ciao Hallo Salut Bonjour Merci Danke Gracias Regards Best Sincerely Yours First
     Second Third Finally Next Then Now Today Tomorrow Yesterday However Unfortunately Alright Fine
     Ping Ask Tell Email Message Notify Page Contact Call""".split())
@@ -92,16 +101,19 @@ _SECOND_PERSON = frozenset("you your you're you've you'll yours here thanks than
 class NameRecognizer(LocalRecognizer):
     """Names by the name lists and structure (see the module docstring); one instance per analyzer."""
 
-    def __init__(self, not_names: list[str] = (), places_are_names: bool = False) -> None:
+    def __init__(self, not_names: list[str] = (), places_are_names: bool = False,
+                 roles: list[str] = ()) -> None:
         self.lexicon: Lexicon = lexicon()
         self.not_names = frozenset(not_names)
         self.places_are_names = places_are_names
+        self.cues = CueNames(self.lexicon, roles, self.not_names)
         super().__init__(supported_entities=[ENTITY], name="name gazetteer", supported_language="en")
 
     def load(self) -> None:  # the lexicon is loaded (and shared) in __init__
         pass
 
-    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:  # type: ignore[override]
+    def analyze(  # type: ignore[override]
+            self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         if ENTITY not in entities:
             return []
         found = {}
@@ -118,6 +130,7 @@ class NameRecognizer(LocalRecognizer):
         yield from self._lower_case(text)
         yield from self._lists(text)
         yield from self._scripts(text)
+        yield from self.cues.spans(text)
 
     # the kinds of evidence ---------------------------------------------------------------------------
     def _full_names(self, text: str) -> Iterator[tuple[int, int, float]]:
@@ -129,7 +142,7 @@ class NameRecognizer(LocalRecognizer):
             while words and (self._plain_word(words[0][2]) or words[0][2] in _INTERJECTIONS):
                 words.pop(0)
             while words and ((self._plain_word(words[-1][2]) and words[-1][2] not in lex.ambiguous)
-                             or words[-1][2].lower() in _PARTICLES):
+                             or words[-1][2] in _PARTICLES):
                 words.pop()
             core = [w for w in words if len(w[2].rstrip(".")) > 1 and w[2] not in _PARTICLES]
             if len(core) < 2:
@@ -143,25 +156,29 @@ class NameRecognizer(LocalRecognizer):
             first_ok = first in lex.first or (first in lex.ambiguous and lex.is_name(last)) or (
                 shaped and not any(self._plain_word(w[2]) or self._is_place(w[2]) for w in core))
             last_known = lex.is_any_name(last)
-            if first_ok and (last_known or not lex.is_word(last)) and not self._is_place(last):
+            place_last = self._is_place(last) and not (first in lex.first and lex.is_name(last))
+            if first_ok and (last_known or not lex.is_word(last)) and not place_last:
                 yield words[0][0], words[-1][1], _FULL_SCORE if last_known else _WEAK_SCORE
 
     def _cued_names(self, text: str) -> Iterator[tuple[int, int, float]]:
         lex = self.lexicon
         for match in _AFTER_GREETING.finditer(text):
-            if self._name_alone(match.group("name"), cued=True):
+            if self._name_alone(match.group("name"), cued=True, text=text):
                 yield match.start("name"), match.end("name"), _CUE_SCORE
         if not text.isascii():
             for match in _AFTER_GREETING_CASELESS.finditer(text):
                 yield match.start("name"), match.end("name"), _CUE_SCORE
         for match in _CLAUSE_END.finditer(text):
-            if self._name_alone(match.group("name"), cued=True):
+            if self._name_alone(match.group("name"), cued=True, text=text):
                 yield match.start("name"), match.end("name"), _CUE_SCORE
         if "," in text or "!" in text:
             for match in _LINE_HEAD.finditer(text):
                 name, following = match.group("name"), (match.group("next") or "").lower()
                 addressed = following.strip(",.!") in _SECOND_PERSON
                 if name in _INTERJECTIONS:
+                    continue
+                if self._foreign_word(text, name):
+                    yield match.start("name"), match.end("name"), _CUE_SCORE
                     continue
                 if (name in lex.first or name in lex.last or (name in lex.ambiguous and addressed)) and (
                         addressed or not self._is_place(name)):
@@ -176,12 +193,15 @@ class NameRecognizer(LocalRecognizer):
             before = text[:match.start()].rstrip(" \t\n")
             after = text[match.end():].strip()
             previous_line = before.rsplit("\n", 1)[-1]
-            closing = bool(_CLOSING_LINE.search(previous_line)) or text[match.start():match.end()].lstrip().startswith(
-                ("-", "–", "—", "~"))
+            dashed = text[match.start():match.end()].lstrip().startswith(("-", "–", "—", "~"))
+            closing = bool(_CLOSING_LINE.search(previous_line)) or dashed
             if not (closing or (before and (not after or len(after) < 60))):
                 continue
-            words = match.group("name").split()
+            words = [w for w in match.group("name").split() if w not in _PARTICLES]
             if any(self._is_place(w) for w in words):
+                continue
+            if closing and all(self._foreign_word(text, w) for w in words):
+                yield match.start("name"), match.end("name"), _CUE_SCORE
                 continue
             if all(lex.is_any_name(w) or not lex.is_word(w) for w in words) and any(
                     w in lex.first or w in lex.last or (closing and w in lex.ambiguous) for w in words):
@@ -254,8 +274,19 @@ class NameRecognizer(LocalRecognizer):
     def _is_place(self, words: str) -> bool:
         return not self.places_are_names and words in self.lexicon.places
 
-    def _name_alone(self, word: str, *, cued: bool) -> bool:
+    def _name_alone(self, word: str, *, cued: bool, text: str = "") -> bool:
         lex = self.lexicon
         if word in self.not_names or word in _INTERJECTIONS or (not cued and self._is_place(word)):
             return False
+        if cued and text and self._foreign_word(text, word):
+            return True
         return word in lex.first or word in lex.last or (cued and word in lex.ambiguous)
+
+    @staticmethod
+    def _foreign_word(text: str, word: str) -> bool:
+        """A word of another script than the mostly Latin text around it: where a name stands alone (a
+        vocative, a greeting, a sign-off) such a word is a name ("Thanks, Εύκλεια", "विशाल, your ...")."""
+        if _LATIN_LETTER.search(word):
+            return False
+        latin = len(_LATIN_LETTER.findall(text))
+        return latin >= 8 and latin >= 2 * len(_OTHER_LETTER.findall(text))

@@ -23,7 +23,8 @@ _DIGIT = regex.compile(r"\d")
 class FilteredSpacyRecognizer(SpacyRecognizer):
     """`SpacyRecognizer` for PERSON with the filter of the module docstring."""
 
-    def __init__(self, not_names: list[str] = (), places_are_names: bool = False, enabled: bool = True) -> None:
+    def __init__(self, not_names: list[str] = (), places_are_names: bool = False,
+                 enabled: bool = True) -> None:
         super().__init__(supported_entities=["PERSON"])
         self.lexicon: Lexicon = lexicon()
         self.not_names = frozenset(not_names)

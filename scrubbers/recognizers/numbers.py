@@ -21,16 +21,28 @@ from presidio_analyzer import LocalRecognizer, RecognizerResult
 
 _CARD_CUE = regex.compile(
     r"(?i:\b(?:card|cc|visa|mastercard|master\s+card|amex|american\s+express|discover|maestro|jcb|diners|"
-    r"unionpay|debit|credit|pan)\b(?:[ \t]+[\w\#.]+){0,4}?[ \t]*[:=\#]?[ \t]*)"
+    r"unionpay|debit|credit|pan|pay(?:s|ing)?[ \t]+(?:by|with|using)|paid[ \t]+(?:by|with|using)|"
+    r"charge[ds]?[ \t]+(?:it[ \t]+)?to)\b(?:[ \t]+[\w\#.]+){0,4}?[ \t]*[:=\#]?[ \t]*)"
     r"(?P<num>\d(?:[ -]?\d){11,18})(?![\d-])")
 _DIGIT_RUN = regex.compile(r"(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)")
 # Unbroken, or grouped in fours with single spaces ("GB82 WEST 1234 5698 7654 32").
-_IBAN = regex.compile(r"(?<![\w])(?P<iban>[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|[A-Za-z0-9]{2}(?: [A-Za-z0-9]{4}){2,7}"
+_IBAN = regex.compile(r"(?<![\w])(?P<iban>[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|"
+                      r"[A-Za-z0-9]{2}(?: [A-Za-z0-9]{4}){2,7}"
                       r"(?: [A-Za-z0-9]{1,4})?|(?: [A-Za-z0-9]{4}){3,7}(?: [A-Za-z0-9]{1,4})?))(?![\w])")
 _IPV4 = regex.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _PHONE_CUE = regex.compile(
     r"(?i:\b(?:call|phone|tel|telephone|mobile|cell|cellphone|whatsapp|sms|text|fax|ring|reach|contact|"
     r"handy|telefon|téléphone|teléfono|telefone|portable|móvil)\b)")
+# "my number is ...", "your mobile no: ...": a possessive, an optional phone word, then "number" right
+# before the value (not "case number", "order number": those are not the speaker's own number).
+_NUMBER_CUE = regex.compile(
+    r"(?i:\b(?:my|your|his|her|our|their)[ \t]+(?:(?:phone|mobile|cell|contact|callback|call-back|telephone|"
+    r"home|work|office|direct|whatsapp|landline)[ \t]+)?(?:number|no\.?|\#)(?:[ \t]+is(?:[ \t]+now)?|"
+    r"[ \t]*[:=])?"
+    r"[ \t]*)$")
+# A closing line ("Kind regards"), after which a signature block's bare number is a phone.
+_CLOSING = regex.compile(r"(?i)\b(?:regards|best|cheers|thanks|thank\s+you|sincerely|yours|"
+                         r"take\s+care)\b[ \t,.!]*$")
 _PHONE = regex.compile(r"(?<![\w+.-])(?P<phone>\(?(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)(?![\w-]|\.\d)")
 # Unix times from 2000 to 2040, in seconds to nanoseconds: trace timestamps are digit runs too.
 _EPOCH_RANGES = [(946_684_800 * 10 ** e, 2_208_988_800 * 10 ** e) for e in (3, 6, 9)]
@@ -74,7 +86,8 @@ class InternationalValueRecognizer(LocalRecognizer):
     def load(self) -> None:
         pass
 
-    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:  # type: ignore[override]
+    def analyze(  # type: ignore[override]
+            self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         wanted = set(entities)
         found = []
         if "CREDIT_CARD" in wanted:
@@ -112,8 +125,8 @@ class InternationalValueRecognizer(LocalRecognizer):
             if international.startswith(("+", "00")):
                 if international.startswith("00"):
                     international = "+" + international[2:]
-                if self._valid(international.replace(")", " ", 1) if raw.startswith("(") else international, None,
-                               possible=True):
+                written = international.replace(")", " ", 1) if raw.startswith("(") else international
+                if self._valid(written, None, possible=True):
                     yield start, end, 0.85
                 continue
             if digits < 7:
@@ -123,6 +136,25 @@ class InternationalValueRecognizer(LocalRecognizer):
             # after a phone word 7-15 digits are enough; a bare "0..." or "(..." must be valid somewhere
             if cued or (shaped and self._valid_somewhere(raw)):
                 yield start, end, 0.75 if cued else 0.6
+            elif ((_NUMBER_CUE.search(text, max(0, start - 40), start)
+                   or self._signature_line(text, start, end))
+                  and (self._valid_somewhere(raw) or self._possible_somewhere(raw))):
+                yield start, end, 0.7
+
+    @staticmethod
+    def _signature_line(text: str, start: int, end: int) -> bool:
+        """The number is a line of its own within three lines after a closing ("Kind regards")."""
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", end)
+        line_end = len(text) if line_end < 0 else line_end
+        if text[line_start:start].strip(" \t:") or text[end:line_end].strip(" \t.,"):
+            return False
+        before = text[:line_start].rstrip("\n").split("\n")[-3:]
+        return any(_CLOSING.search(line.strip()) for line in before)
+
+    @lru_cache(maxsize=4096)
+    def _possible_somewhere(self, raw: str) -> bool:
+        return any(self._valid(raw, region, possible=True) for region in self.regions)
 
     @lru_cache(maxsize=4096)
     def _valid_somewhere(self, raw: str) -> bool:

@@ -19,7 +19,8 @@ from scrubbers.recognizers.lexicon import lexicon
 
 ENTITY = "USER_NAME"
 _HOME = regex.compile(
-    r"(?:(?<=/(?:Users|home|export/home|var/home)/)|(?<=\b[A-Za-z]:(?:\\{1,4}|/)(?:Users|Documents and Settings)"
+    r"(?:(?<=/(?:Users|home|export/home|var/home)/)|(?<=\b[A-Za-z]:(?:\\{1,4}|/)(?:Users|"
+    r"Documents and Settings)"
     r"(?:\\{1,4}|/))|(?<=(?:^|[\s\"'(=:])~))(?P<user>[^/\\\s\"'<>:*?|,;)]{1,64})(?=[/\\\"'\s:,;)]|$)")
 _URL = regex.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s\"'<>]+", regex.IGNORECASE)
 _URL_USER = regex.compile(r"(?<=://)(?P<user>[^\s/:@]+)(?=(?::[^\s/@]*)?@)")
@@ -44,7 +45,8 @@ class PathUserRecognizer(LocalRecognizer):
     def load(self) -> None:
         pass
 
-    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:  # type: ignore[override]
+    def analyze(  # type: ignore[override]
+            self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         if ENTITY not in entities or ("/" not in text and "\\" not in text and "~" not in text):
             return []
         return [RecognizerResult(ENTITY, s, e, score) for s, e, score in self._spans(text)]
@@ -65,12 +67,22 @@ class PathUserRecognizer(LocalRecognizer):
                 if m.group("user").lower() not in self.system_users:
                     yield offset + m.start("user"), offset + m.end("user"), 0.85
         host = _HOST.search(url)
+        tenant: set[str] = set()  # the parts of a host label taken for a person, minus the domain's own
         if host and host.group("host").count(".") >= 2:  # the leftmost label of a subdomain names the tenant
-            label = host.group("host").split(".", 1)[0]
-            if self._names_someone(label):
+            label, domain = host.group("host").split(".", 1)
+            # "openai" in "x-openai.openai.azure.com" is the vendor's word, not the tenant's
+            own = set(_PARTS.findall(domain.lower()))
+            parts = [p for p in _PARTS.findall(label.lower()) if p not in own]
+            # "<tenant>-openai.openai.azure.com": the tenant is whoever created the resource; a part that
+            # is no English word ("sergius") may be a name the lists do not hold: fail closed
+            vendor_named = len(parts) < len(_PARTS.findall(label.lower()))
+            unknown = vendor_named and any(len(p) >= 3 and p not in self.lexicon.english for p in parts)
+            if unknown or self._names_someone("-".join(parts)):
                 yield offset + host.start("host"), offset + host.start("host") + len(label), 0.8
+                tenant = {p for p in parts if len(p) >= 3}
         for m in _DEPLOYMENT.finditer(url):
-            if self._names_someone(m.group("name")):
+            # "sergius-openai.../deployments/sergius-gpt4o": a deployment named like its tenant is too
+            if self._names_someone(m.group("name")) or tenant & set(_PARTS.findall(m.group("name").lower())):
                 yield offset + m.start("name"), offset + m.end("name"), 0.8
 
     def _names_someone(self, label: str) -> bool:

@@ -27,11 +27,12 @@ def build_recognizers(policy: ScrubPolicy) -> list[EntityRecognizer]:
     if "PERSON" in wanted:
         found.append(FilteredSpacyRecognizer(not_names, settings.strict_places, settings.ner_person_filter))
         if settings.name_gazetteer:
-            found.append(NameRecognizer(not_names, settings.strict_places))
+            roles = [*settings.person_roles, *settings.domain_person_roles]
+            found.append(NameRecognizer(not_names, settings.strict_places, roles))
     if wanted & {"CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER"}:
         found.append(InternationalValueRecognizer(
-            regions=settings.phone_regions, cards_after_cue=settings.card_after_cue_digits, luhn=settings.luhn_cards,
-            iban=settings.iban_any_case, phones=settings.international_phones))
+            regions=settings.phone_regions, cards_after_cue=settings.card_after_cue_digits,
+            luhn=settings.luhn_cards, iban=settings.iban_any_case, phones=settings.international_phones))
     if "STREET_ADDRESS" in wanted and settings.international_addresses:
         found.append(InternationalAddressRecognizer())
     if "USER_NAME" in wanted and (settings.home_paths or settings.url_names):
@@ -46,8 +47,11 @@ class Refiner:
     """The last pass over one text's detections (from every recognizer, key rule and pattern)."""
 
     def __init__(self, policy: ScrubPolicy) -> None:
-        self.strict_places = policy.recognizers.strict_places
+        settings = policy.recognizers
+        self.strict_places = settings.strict_places
         self.lexicon = lexicon()
+        self.brands = frozenset(settings.brands)
+        self.venue_words = frozenset(settings.venue_words)
 
     def __call__(self, text: str, found: list) -> list:
         out = []
@@ -55,8 +59,29 @@ class Refiner:
             for s, e in split_at_line_breaks(text, d.start, d.end):
                 if d.entity == "PERSON" and not self.strict_places and self._only_a_place(text[s:e]):
                     continue
+                if d.entity == "PERSON" and self._a_brand_or_venue(text[s:e]):
+                    continue
                 out.append(d._replace(start=s, end=e) if (s, e) != (d.start, d.end) else d)
         return out
+
+    def _a_brand_or_venue(self, surface: str) -> bool:
+        """"Grand Hyatt", "Mastercard Gold", "Google Meet", "Hilton Garden Inn", "The Plaza Hotel": a span
+        with a venue word, or led by a brand, or made of brands and common words only. "Conrad Hilton"
+        (a given name first, no venue word) stays a person."""
+        words = [w.strip(".,;:!?()\"'") for w in surface.split()]
+        words = [w for w in words if w]
+        if not words or not (self.brands or self.venue_words):
+            return False
+        if any(w in self.venue_words for w in words):
+            return True
+        if not any(w in self.brands for w in words):
+            return False
+        lex = self.lexicon
+        if words[0] in self.brands:
+            return True
+        if words[0] in lex.first:
+            return False
+        return all(w in self.brands or (lex.is_word(w) and not lex.is_name(w)) for w in words)
 
     def _only_a_place(self, surface: str) -> bool:
         """A place name NER or a cue pattern took for a person ("from San Francisco"); a place that is
@@ -91,7 +116,8 @@ def split_at_line_breaks(text: str, start: int, end: int) -> list[tuple[int, int
 class PlaceRecognizer(LocalRecognizer):
     """LOCATION: countries, cities and airports of the lexicon (strict geographic redaction only)."""
 
-    _CANDIDATE = regex.compile(r"(?<![\w-])\p{Lu}[\p{L}\p{M}'’.-]*(?:[ \t]\p{Lu}[\p{L}\p{M}'’.-]*){0,3}(?![\w-])")
+    _CANDIDATE = regex.compile(
+        r"(?<![\w-])\p{Lu}[\p{L}\p{M}'’.-]*(?:[ \t]\p{Lu}[\p{L}\p{M}'’.-]*){0,3}(?![\w-])")
 
     def __init__(self) -> None:
         self.places = lexicon().places

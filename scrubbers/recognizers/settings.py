@@ -43,3 +43,21 @@ class RecognizerSettings(BaseModel):
     """Account names of machines and CI images, not of people: kept in home paths."""
     not_names: list[str] = []
     """Words never taken for a name alone, whatever NER says (a domain's own vocabulary)."""
+    person_roles: list[str] = Field(default_factory=lambda: [
+        "author", "owner", "contact", "customer", "client", "member", "user", "recipient", "sender",
+        "holder", "account holder", "cardholder", "applicant", "candidate", "colleague", "coworker",
+        "co-worker", "teammate", "friend", "spouse", "partner", "parent", "reporter", "requester",
+        "requestor", "approver", "reviewer", "assignee", "attendee", "participant", "speaker", "caller",
+        "signatory", "beneficiary", "payee", "payer", "tenant", "landlord", "buyer", "seller", "witness",
+        "new hire", "hire", "contractor", "intern", "volunteer", "student", "patient", "guardian"])
+    """Nouns for a person in any domain: a name after one ("Reporter: Zinal Ganguly", "guest = Ants
+    Lauri", "Author of the test: Major Marcell") is a name (`scrubbers/recognizers/cues.py`)."""
+    domain_person_roles: list[str] = []
+    """A domain's own nouns for a person ("employee", "passenger", "maintainer"): added to `person_roles`."""
+    brands: list[str] = []
+    """Brand and product words (hotel chains, card schemes, software vendors, meeting products): a
+    PERSON span made only of these, venue words and common words ("Grand Hyatt", "Mastercard Gold",
+    "Google Meet") or starting with one of these is a brand, not a person. The policy's vocabulary."""
+    venue_words: list[str] = []
+    """Head nouns of organisations and venues ("Hotel", "Inn", "Airlines", "GmbH"): a PERSON span holding
+    one is an organisation or a place, not a person ("Hilton Garden Inn", "The Plaza Hotel")."""

@@ -92,3 +92,48 @@ def test_a_planted_value_never_survives(engine, kind: str, disguise: str, place:
     before = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"]) for s in spans]
     after = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"]) for s in spans_of(json.loads(out))]
     assert after == before
+
+
+def _split_attributes(span: dict, shape: str, first: str, second: str) -> None:
+    if shape == "OTel GenAI parts":
+        _attr(span, "gen_ai.input.messages", {"stringValue": json.dumps([{"role": "user", "parts": [
+            {"type": "text", "content": first}, {"type": "text", "content": second}]}])})
+    elif shape == "ADK Content parts":
+        _attr(span, "gcp.vertex.agent.llm_request", {"stringValue": json.dumps({"contents": [
+            {"role": "user", "parts": [{"text": first}, {"text": second}]}]})})
+    elif shape == "OpenInference flattened contents":
+        stem = "llm.input_messages.0.message.contents"
+        for number, text in enumerate((first, second)):
+            _attr(span, f"{stem}.{number}.message_content.text", {"stringValue": text})
+            _attr(span, f"{stem}.{number}.message_content.type", {"stringValue": "text"})
+    else:  # adjacent fields of one object in a tool result
+        result = json.dumps({"contact": {"line1": first, "line2": second}})
+        _attr(span, "gen_ai.tool.call.result", {"stringValue": result})
+
+
+SPLIT_SHAPES = ("OTel GenAI parts", "ADK Content parts", "OpenInference flattened contents", "adjacent fields")
+# Disguises that survive being cut anywhere (an escape or base64 cut in two is not text in either part).
+SPLIT_DISGUISES = ("plain", "zero-width", "fullwidth digits", "confusables")
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(sorted(VALUES)), disguise=st.sampled_from(SPLIT_DISGUISES),
+       shape=st.sampled_from(SPLIT_SHAPES), cut=st.floats(0.05, 0.95), span_index=st.integers(0, 4),
+       sentence=st.booleans())
+def test_a_value_split_across_parts_never_survives(engine, kind: str, disguise: str, shape: str, cut: float,
+                                                    span_index: int, sentence: bool) -> None:
+    carrier = DISGUISES[disguise](VALUES[kind])
+    at = min(max(1, round(len(carrier) * cut)), len(carrier) - 1)
+    first, second = carrier[:at], carrier[at:]
+    if sentence and shape != "adjacent fields":  # fields hold the pieces alone (`first`, `last`)
+        first, second = f"Ticket opened by {first}", f"{second} today"
+    doc = json.loads(LINE)
+    spans = spans_of(doc)
+    _split_attributes(spans[span_index % len(spans)], shape, first, second)
+    out = _scrub(engine, doc).decode("utf-8", "replace")
+    longest = max((carrier[:at].strip(), carrier[at:].strip()), key=len)
+    extra = (carrier, longest) if len(longest) >= 5 else (carrier,)
+    assert leaked(out, {kind: VALUES[kind]}, extra) == [], (kind, disguise, shape, first, second)
+    before = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"]) for s in spans]
+    after = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"]) for s in spans_of(json.loads(out))]
+    assert after == before
