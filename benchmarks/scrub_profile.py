@@ -46,14 +46,17 @@ def _timed(owner: Any, name: str, phase: str, totals: Counter) -> None:
 def profile(path: str, gc_default: bool) -> dict[str, float]:
     import promote.batch.run as run
     from scrubbers.analysis import Analyzer
+    from scrubbers.detector import Detector
     from scrubbers.engine import ScrubEngine
 
     totals: Counter = Counter()
-    _timed(ScrubEngine, "_analyze_many", "analysis", totals)
+    _timed(Detector, "prepare", "analysis", totals)
     _timed(Analyzer, "_presidio", "recognizers", totals)
     _timed(ScrubEngine, "_plans_of", "plans", totals)
     _timed(ScrubEngine, "_remember", "learning", totals)
     _timed(ScrubEngine, "_apply", "applying", totals)
+    _timed(ScrubEngine, "leaks", "output check", totals)
+    _timed(run, "make_engine", "engine start", totals)
     if gc_default:
         run.batch_gc = contextlib.nullcontext  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as out:
@@ -66,6 +69,8 @@ def profile(path: str, gc_default: bool) -> dict[str, float]:
         "plans": totals["plans"],
         "learning": totals["learning"],
         "applying": totals["applying"],
+        "output check": totals["output check"],
+        "engine start": totals["engine start"],
     }
     phases["rest"] = total - sum(phases.values())
     return {"total": total, "spans": report.spans, **phases}
@@ -73,7 +78,6 @@ def profile(path: str, gc_default: bool) -> dict[str, float]:
 
 def overhead(path: str, repeat: int) -> tuple[float, float]:
     """(fastest wall s, its CPU s) of scrubbing `path` with every detection already cached."""
-    import copy
     import gc
 
     import promote.batch.run as run
@@ -89,7 +93,7 @@ def overhead(path: str, repeat: int) -> tuple[float, float]:
             runs = []
             for _ in range(repeat):
                 engine = ScrubEngine()
-                engine._cache = copy.copy(warm._cache)
+                engine._detector.cache = warm._detector.cache.copy()
                 run.make_engine = lambda *args, **kwargs: engine  # type: ignore[assignment]
                 gc.collect()
                 started, cpu = time.perf_counter(), time.process_time()
@@ -118,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     result = profile(meta["path"], args.gc == "default")
     print(f"{meta['path']}: {result['spans']} spans in {result['total']:.2f} s "
           f"({result['spans'] / result['total']:.0f} spans/s), collector {args.gc}")
-    for phase in ("NER", "Presidio recognizers", "plans", "learning", "applying", "rest"):
+    for phase in ("NER", "Presidio recognizers", "plans", "learning", "applying", "output check", "engine start",
+                  "rest"):
         print(f"  {phase:22s} {result[phase]:7.2f} s  {100 * result[phase] / result['total']:5.1f} %")
     return 0
 

@@ -31,6 +31,7 @@ from presidio_analyzer.predefined_recognizers import (
 from spacy.tokens import Doc
 
 from scrubbers.context import PLACEHOLDER
+from scrubbers.gates import gate_recognizers
 from scrubbers.policy import ScrubPolicy
 from scrubbers.recognizers.registry import Refiner, build_recognizers
 from scrubbers.structure import normalise_key
@@ -164,6 +165,7 @@ class Analyzer:
                         spec.entity, name=spec.name, patterns=[Pattern(spec.name, spec.regex, spec.score)]
                     )
                 )
+        gate_recognizers(registry.recognizers)
         self.engine = AnalyzerEngine(registry=registry, nlp_engine=self.nlp_engine, supported_languages=[LANGUAGE],
                                      context_aware_enhancer=_InPlaceContextEnhancer())
         self.entities = sorted({entity for r in registry.recognizers for entity in r.supported_entities} & wanted)

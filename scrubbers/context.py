@@ -14,6 +14,8 @@ from typing import NamedTuple
 
 import regex
 
+from scrubbers.output_match import NumberMatcher, ValueMatcher
+
 PERSON = "PERSON"
 PLACEHOLDER = regex.compile(r"<[A-Z]{2}[A-Z_]*?_(?:\d{1,5}|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
 """Text this engine writes; never personal, never re-scrubbed. A trace never needs more than five
@@ -62,7 +64,7 @@ class ScrubContext:
         """Texts whose detections were already remembered (the engine's learn pass skips them)."""
         self.version = 0
         """Bumped whenever a known value or a name is added (what the memo depends on)."""
-        self._matchers: tuple[int, re.Pattern | None, re.Pattern | None] | None = None
+        self._matchers: tuple[int, ValueMatcher | None, NumberMatcher | None] | None = None
         self.checked: dict[str, bool] = {}
         """The output check's answer by text, for this context's state (histories repeat in every call)."""
         self._pieces: dict[tuple[str, str], str] = {}  # (entity, normalised piece) → the split value it is of
@@ -184,7 +186,7 @@ class ScrubContext:
         """(entity, value) of every value remembered as given (not the name parts derived from them)."""
         return [(entity, surface) for surface, (entity, derived) in self._known.items() if not derived]
 
-    def output_matchers(self) -> tuple[re.Pattern | None, re.Pattern | None]:
+    def output_matchers(self) -> tuple[ValueMatcher | None, NumberMatcher | None]:
         """(values, numbers): what the output check looks for, built once per state of the context.
 
         `values` matches, in case-folded text, every value the trace is known to hold as given (and a
@@ -205,12 +207,10 @@ class ScrubContext:
             digits = "".join(ch for ch in surface if ch.isdigit())
             if entity in _DIGIT_ENTITIES and len(digits) >= 7:
                 numbers.add(digits)
-        values = re.compile(r"(?<![\w@.+-])(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True)))
-                            + r")(?![\w@-])") if forms else None
-        separated = [r"[\s.()/-]{0,2}".join(number) for number in sorted(numbers, key=len, reverse=True)]
-        digits = re.compile(r"(?<!\d)(?:" + "|".join(separated) + r")(?!\d)") if separated else None
-        self._matchers = (self.version, values, digits)
-        return values, digits
+        values = ValueMatcher(forms) if forms else None
+        number_matcher = NumberMatcher(numbers) if numbers else None
+        self._matchers = (self.version, values, number_matcher)
+        return values, number_matcher
 
     def might_match(self, words: frozenset[str]) -> bool:
         """False when no known value can occur in a text with these word tokens (see `known_matches`)."""

@@ -10,11 +10,9 @@ right so placeholders are numbered in reading order. Any failure replaces the st
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
@@ -22,9 +20,12 @@ from typing import Any, NamedTuple
 import regex
 
 from scrubbers.analysis import BLOB, Analyzer, Detection, quiet_presidio_logs
+from scrubbers.caches import SizedCache
+from scrubbers.detector import Detector
 from scrubbers.context import PLACEHOLDER, ScrubContext
 from scrubbers.disguise import view_of
 from scrubbers.joins import Joiner
+from scrubbers.output_check import OutputCheck
 from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder, fill
 from scrubbers.policy import LoadedPolicy, load_policy
 from scrubbers.report import ScrubReport
@@ -36,8 +37,6 @@ _KNOWN_SCORE = 0.88  # above NER (0.85), below strong patterns: a typed match na
 _PLAN_CACHE_MAX_TEXT = 20_000
 _PLAN_CACHE_CHARS = 1_000_000
 _FILLED_MAX = 10_000
-_CHECKED_MAX = 20_000  # output-check answers kept per trace
-_READ_CHARS = 2_000_000  # characters of texts whose output-check readings are kept
 
 Item = tuple[ScrubContext, "str | None", Any]
 
@@ -69,13 +68,11 @@ class ScrubEngine:
         self._lock = threading.RLock()  # one call at a time: a UI worker and the UI may share an engine
         self.presidio_version = importlib.metadata.version("presidio-analyzer")
         self._key = key
-        self._cache: OrderedDict[bytes, list[Detection]] = OrderedDict()
-        self._fresh: dict[str, list[Detection] | None] = {}
+        self._detector = Detector(self.analyzer, self.policy, self._count_analysed)
         self._filled: dict[Any, str] = {}  # changed spliced members' texts, for one `scrub_many` call
-        self._plans: OrderedDict[tuple[Any, str], Plan] = OrderedDict()
-        self._plan_chars = 0
-        self._read: OrderedDict[str, tuple[str, ...]] = OrderedDict()  # the output check's readings
-        self._read_chars = 0
+        # plans of strings up to _PLAN_CACHE_MAX_TEXT characters (system prompts, tool schemas, history)
+        self._plans = SizedCache(_PLAN_CACHE_CHARS, lambda key, plan: plan.size)
+        self._output_check = OutputCheck()
         self._safe = frozenset(self.policy.safe_attributes)
         self._safe_prefixes = tuple(self.policy.safe_attribute_prefixes)
         self._stopwords = frozenset(self.policy.name_part_stopwords)
@@ -161,7 +158,7 @@ class ScrubEngine:
                         scrubbed.append(self._apply(plan, ctx, key))
                 return Scrubbed(scrubbed, counts)
             finally:
-                self._fresh.clear()
+                self._detector.fresh.clear()
                 self._filled.clear()
 
     def harvest(self, items: Sequence[Item]) -> None:
@@ -179,32 +176,7 @@ class ScrubEngine:
         """The output check: whether `text`, about to be written, holds a value `ctx`'s trace is known
         to hold, in any form (read through its disguises, base64 decoded, digits however separated).
         The caller redacts such a field whole (`redacted`) and counts it (`output_check_redacted`)."""
-        values, numbers = ctx.output_matchers()
-        if values is None and numbers is None or not text:
-            return False
-        found = ctx.checked.get(text)
-        if found is None:
-            found = (numbers is not None and numbers.search(text) is not None) or (
-                values is not None and any(values.search(candidate) is not None for candidate in self._readings(text)))
-            if len(ctx.checked) > _CHECKED_MAX:
-                ctx.checked.clear()
-            ctx.checked[text] = found
-        return found
-
-    def _readings(self, text: str) -> tuple[str, ...]:
-        """The case-folded texts the output check searches for `text`: its view and what its base64
-        tokens decode to; kept for texts every trace writes again (prompts, tool declarations)."""
-        readings = self._read.get(text)
-        if readings is None:
-            view = view_of(text)
-            readings = (view.text.casefold(), *(decoded.text.casefold() for decoded in view.decoded))
-            self._read[text] = readings
-            self._read_chars += len(text)
-            while self._read_chars > _READ_CHARS:
-                self._read_chars -= len(self._read.popitem(last=False)[0])
-        else:
-            self._read.move_to_end(text)
-        return readings
+        return self._output_check.leaks(text, ctx)
 
     def is_structure(self, field: str, value: Any) -> bool:
         """True when the record field `field` is on the policy's structural allow list and `value` has
@@ -230,16 +202,10 @@ class ScrubEngine:
             return self._builder.value(value, key)
         cache_key = (self.analyzer.key_hint(key), value)
         plan = self._plans.get(cache_key)
-        if plan is not None:
-            self._plans.move_to_end(cache_key)
-            return plan
-        plan = self._builder.value(value, key)
-        if plan.parts is not None:  # a spliced request: its members are shared already, it never repeats
-            return plan
-        self._plans[cache_key] = plan
-        self._plan_chars += plan.size
-        while self._plan_chars > _PLAN_CACHE_CHARS:
-            self._plan_chars -= self._plans.popitem(last=False)[1].size
+        if plan is None:
+            plan = self._builder.value(value, key)
+            if plan.parts is None:  # a spliced request: its members are shared already, it never repeats
+                self._plans.put(cache_key, plan)
         return plan
 
     def _join(self, items: Sequence[Item], plans: Sequence[Plan | None], *, batch: bool) -> None:
@@ -248,8 +214,7 @@ class ScrubEngine:
         found = self._joiner.windows(items, plans)
         if found:
             if batch:
-                self._analyze_many([text for text in dict.fromkeys(window.text for _, window in found)
-                                    if text not in self._fresh and self._cached(text) is None])
+                self._detector.prepare(dict.fromkeys(window.text for _, window in found))
             self._joiner.learn(found, self.detections)
 
     def _remember(self, plan: Plan, ctx: ScrubContext, *, detections: bool) -> None:
@@ -372,7 +337,8 @@ class ScrubEngine:
         if view.begin is not None:  # detected in the view: replaced where it sits in the original
             found = [Detection(*view.span(d.start, d.end), d.entity, d.score) for d in found]
             known = [(*view.span(start, end), entity) for start, end, entity in known]
-        found += [Detection(start, end, entity, _KNOWN_SCORE) for start, end, entity in known]
+        # A new list: `found` may be the analysis cache's own, shared by every trace that writes this text.
+        found = found + [Detection(start, end, entity, _KNOWN_SCORE) for start, end, entity in known]
         surfaces: dict[tuple[int, int], str] = {}
         for decoded in view.decoded:  # base64 of text: scanned decoded, redacted whole on a hit
             hits = self.detections(decoded.text)
@@ -419,69 +385,27 @@ class ScrubEngine:
         pieces.append(text[position:])
         return "".join(pieces), tuple(entities), blobs
 
-    # analysis with cache and fail-closed ------------------------------------------------------------
+    # analysis ------------------------------------------------------------------------------------------
     def _analyze(self, plans: list[Plan | None]) -> None:
         """Analyse every prose text of the plans not analysed before, through `nlp.pipe` batches."""
         texts: dict[str, None] = {}
+        fresh = self._detector.fresh
         for plan in plans:
             for leaf in _unsettled(plan) if plan is not None else ():
-                if leaf.kind == PROSE and leaf.text not in self._fresh:
+                if leaf.kind == PROSE and leaf.text not in fresh:
                     view = leaf.view
-                    if view.text.strip() and view.text not in texts:
+                    if view.text.strip():
                         texts[view.text] = None
                     for decoded in view.decoded:
                         texts[decoded.text] = None
-        todo = []
-        for text in texts:
-            cached = self._cached(text)
-            if cached is None:
-                todo.append(text)
-            else:
-                self._fresh[text] = cached
-        self._analyze_many(todo)
+        self._detector.prepare(texts)
 
     def detections(self, text: str) -> list[Detection] | None:
         """Detections in a (blob-masked) text, None when analysis failed."""
-        if text in self._fresh:
-            return self._fresh[text]
-        cached = self._cached(text)
-        if cached is not None:
-            return cached
-        try:
-            found = self.analyzer.analyze(text)
-        except Exception:  # noqa: BLE001 - any analyzer failure must redact, never pass text through
-            return None
-        self._store(text, found)
-        return found
+        return self._detector.detections(text)
 
-    def _analyze_many(self, texts: list[str]) -> None:
-        short = [t for t in texts if len(t) <= self.policy.ner_chunk_chars]
-        try:
-            for text, found in self.analyzer.analyze_batch(short):
-                self._fresh[text] = found
-                self._store(text, found)
-        except Exception:  # noqa: BLE001 - a failed batch is retried text by text (each fails closed)
-            pass
-        for text in texts:
-            if text not in self._fresh:
-                self._fresh[text] = self.detections(text)
-
-    def _cache_key(self, text: str) -> bytes:
-        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-
-    def _cached(self, text: str) -> list[Detection] | None:
-        key = self._cache_key(text)
-        found = self._cache.get(key)
-        if found is not None:
-            self._cache.move_to_end(key)
-        return found
-
-    def _store(self, text: str, found: list[Detection]) -> None:
+    def _count_analysed(self) -> None:
         self._counts.unique_strings += 1
-        if self.policy.cache_size:
-            self._cache[self._cache_key(text)] = found
-            while len(self._cache) > self.policy.cache_size:
-                self._cache.popitem(last=False)
 
 
 def _unsettled(plan: Plan) -> Iterator[Leaf]:

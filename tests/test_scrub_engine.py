@@ -300,3 +300,16 @@ def test_words_and_ids_taken_for_names_are_kept(engine):
     scrubbed = json.loads(engine.scrub_value(json.dumps(history), ctx, key="gen_ai.input.messages"))
     assert scrubbed[0]["parts"][0]["id"] == "call_a958cf64"
     assert scrubbed[0]["parts"][0]["arguments"] == {"employee_id": "<EMPLOYEE_ID_2>"}
+
+
+def test_a_trace_s_known_values_never_stick_to_the_shared_analysis_cache(engine):
+    # The same system prompt is written by every trace; one trace knows "Orla Quennell" (from a key), the
+    # next does not. The analysis cache of the prompt must not keep the first trace's known value.
+    prompt = "You are the HR advisor. Orla Quennell asked about carryover; cite the policy section."
+    first, second = engine.new_context(), engine.new_context()
+    engine.scrub_attribute("name", "Orla Quennell", first)
+    cached = list(engine.detections(prompt) or [])
+    for _ in range(3):
+        assert "Orla Quennell" not in engine.scrub_attribute("gen_ai.system_instructions", prompt, first)
+    assert engine.detections(prompt) == cached
+    assert engine.scrub_attribute("gen_ai.system_instructions", prompt, second).count("<") <= len(cached)

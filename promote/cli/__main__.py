@@ -1,7 +1,5 @@
 """`python -m promote.cli`."""
 
-import sys
+from promote.cli.main import entry
 
-from promote.cli.main import main
-
-sys.exit(main())
+entry()

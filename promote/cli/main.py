@@ -8,6 +8,7 @@ error prints its type only, since its message could carry trace content.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import os
 import signal
@@ -137,5 +138,29 @@ def _internal(args: argparse.Namespace, exc: BaseException) -> int:
     return 3
 
 
+def entry() -> None:
+    """The `promote` script and `python -m promote`: `main`, then `exit_quickly` with its code."""
+    exit_quickly(main())
+
+
+def exit_quickly(code: int) -> None:
+    """End the process with `code` without freeing every object one by one first.
+
+    A scrub leaves millions of objects behind (the spaCy model, the analysis caches): Python's own
+    shutdown spent 0.7-0.9 s freeing them after a 10 MB scrub, a tenth of the run. The exit handlers
+    still run (pools joined, temporary folders removed) and the standard streams are flushed; only the
+    freeing is skipped. With another thread still running, the process ends the usual way.
+    """
+    if threading.active_count() > 1:
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 2  # the output could not be written in full
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

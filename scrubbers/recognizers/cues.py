@@ -78,6 +78,28 @@ _PREFILTER = regex.compile(rf"(?i:\b(?:for|from|here|by|ask|asked|asking|ping|pi
                            rf"talk|speak|reach|forward|if|whether|unless|when|once|team|{_REPORTING})\b)")
 
 
+def _cue(words: str) -> regex.Pattern:
+    return regex.compile(rf"(?i:\b(?:{words})\b)")
+
+
+_RULES: tuple[tuple[regex.Pattern, regex.Pattern, dict[str, bool]], ...] = (
+    (_HERE, _cue("here"), {"strong": True, "trim_start": True}),
+    (_SAID, _cue(_REPORTING), {"strong": True, "trim_start": True}),
+    (_BY, _cue("by"), {"strong": True, "trim_start": False}),
+    (_PERSON_VERB,
+     _cue(r"ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop|looped|looping|e-?mail|message|contact|thank|"
+          r"invite|include|copy|remind|notify|let|check|talk|speak|reach|forward"),
+     {"strong": True, "trim_start": False, "places_ok": True}),
+    (_SUBJECT, _cue("if|whether|unless|when|once"),
+     {"strong": False, "trim_start": False, "places_ok": True}),
+    (_FOR, _cue("for"), {"strong": False, "trim_start": False}),
+    (_FROM_COLON, _cue("from"), {"strong": False, "trim_start": False}),
+    (_FROM_TEAM, _cue(r"from|team|department|dept|office|group|squad|unit|staff"),
+     {"strong": False, "trim_start": True}),
+)
+"""Each cue rule after the cue word it cannot match without, and how its matches are judged."""
+
+
 def role_cue(roles: Iterable[str]) -> regex.Pattern | None:
     """The pattern of a role noun (any case, also "co-" and plural) then an optional "of the <noun>",
     a colon or equals sign, and a name."""
@@ -103,14 +125,11 @@ class CueNames:
             yield from self._matches(self.roles.finditer(text), strong=True, trim_start=False)
         if not _PREFILTER.search(text):
             return
-        yield from self._matches(_HERE.finditer(text), strong=True, trim_start=True)
-        yield from self._matches(_SAID.finditer(text), strong=True, trim_start=True)
-        yield from self._matches(_BY.finditer(text), strong=True, trim_start=False)
-        yield from self._matches(_PERSON_VERB.finditer(text), strong=True, trim_start=False, places_ok=True)
-        yield from self._matches(_SUBJECT.finditer(text), strong=False, trim_start=False, places_ok=True)
-        yield from self._matches(_FOR.finditer(text), strong=False, trim_start=False)
-        yield from self._matches(_FROM_COLON.finditer(text), strong=False, trim_start=False)
-        yield from self._matches(_FROM_TEAM.finditer(text), strong=False, trim_start=True)
+        # Each rule runs only where its own cue word occurs: a name pattern tried at every capital of a
+        # long text costs far more than looking for one word first.
+        for rule, cue, options in _RULES:
+            if cue.search(text):
+                yield from self._matches(rule.finditer(text), **options)
 
     def _matches(self, matches: Iterable[regex.Match], *, strong: bool, trim_start: bool,
                  places_ok: bool = False) -> Iterator[tuple[int, int, float]]:

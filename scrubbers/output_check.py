@@ -1,0 +1,50 @@
+"""The output check: nothing a trace is known to hold is written, whatever rule missed it.
+
+Every string about to be written is searched for every value its trace is known to hold, in all the
+forms the scrubber reads through (disguises taken off, base64 decoded, digits however separated); the
+caller redacts a field with a hit whole and counts it.
+"""
+
+from __future__ import annotations
+
+from scrubbers.caches import SizedCache
+from scrubbers.context import ScrubContext
+from scrubbers.disguise import view_of
+from scrubbers.output_match import word_tokens
+
+CHECKED_MAX = 20_000
+"""Output-check answers kept per trace (histories repeat in every model call)."""
+READ_CHARS = 2_000_000
+"""Characters of texts whose output-check readings are kept."""
+
+
+class OutputCheck:
+    """Whether a text about to be written holds a value its trace is known to hold, in any form: read
+    through its disguises, base64 decoded, digits however separated. One per engine."""
+
+    def __init__(self) -> None:
+        # (case-folded reading, its word tokens) of each text: its view and what its base64 decodes to;
+        # kept for texts every trace writes again (prompts, tool declarations)
+        self._readings = SizedCache(READ_CHARS, lambda text, readings: len(text))
+
+    def leaks(self, text: str, ctx: ScrubContext) -> bool:
+        values, numbers = ctx.output_matchers()
+        if values is None and numbers is None or not text:
+            return False
+        found = ctx.checked.get(text)
+        if found is None:
+            found = (numbers is not None and numbers.search(text)) or (
+                values is not None and any(values.search(reading, words) for reading, words in self._read(text)))
+            if len(ctx.checked) > CHECKED_MAX:
+                ctx.checked.clear()
+            ctx.checked[text] = found
+        return found
+
+    def _read(self, text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+        readings = self._readings.get(text)
+        if readings is None:
+            view = view_of(text)
+            folded = (view.text.casefold(), *(decoded.text.casefold() for decoded in view.decoded))
+            readings = tuple((reading, word_tokens(reading)) for reading in folded)
+            self._readings.put(text, readings)
+        return readings

@@ -1,0 +1,103 @@
+"""The output check's matchers: is a value a trace is known to hold anywhere in a text about to be written?
+
+One alternation regex of every known value would answer that, but `re` compiles such a pattern in Python,
+once per trace and per state of its context: on a batch scrub that compiling alone cost more than the
+searching. These matchers give the same answers without compiling anything: a known value can only occur
+where its first word is a word token of the text, so most texts are ruled out by one set intersection.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_WORD = re.compile(r"\w+")
+_BEFORE_VALUE = frozenset("@.+-_")
+"""Besides letters and digits, the characters that glue a value to what precedes it (`x.greg@…`)."""
+_AFTER_VALUE = frozenset("@-_")
+"""Besides letters and digits, the characters that glue a value to what follows it."""
+_NOT_DIGIT = re.compile(r"\D")
+_DIGIT_CHAIN = re.compile(r"\d(?:[\s.()/-]{0,2}\d)*")
+"""Digits with at most two separators between neighbours (`512 44 7723`, `(555) 010-4477`)."""
+
+
+class ValueMatcher:
+    """Finds, in case-folded text, any of the given case-folded values as a whole token.
+
+    The same matches as `(?<![\\w@.+-])(?:v1|v2|…)(?![\\w@-])`: a value neither starts nor ends glued to
+    a letter, digit or one of the gluing characters.
+    """
+
+    def __init__(self, forms: Iterable[str]):
+        self._by_first_word: dict[str, list[str]] = {}
+        self._wordless: list[str] = []
+        for form in forms:
+            first = _WORD.search(form)
+            if first is None:
+                self._wordless.append(form)
+            else:
+                self._by_first_word.setdefault(first.group(), []).append(form)
+        self._first_words = frozenset(self._by_first_word)
+
+    def search(self, text: str, words: frozenset[str] | None = None) -> bool:
+        """True when one of the values occurs in `text` as a whole token (`words`: its word tokens,
+        `word_tokens(text)`, when the caller keeps them for a text it checks again and again)."""
+        # A value starting where it is not glued to a word character begins its text token with its own
+        # first word, so only the values whose first word is one of the text's tokens can occur.
+        if any(_occurs(text, form) for form in self._wordless):
+            return True
+        candidates = self._first_words.intersection(word_tokens(text) if words is None else words)
+        return any(_occurs(text, form) for word in candidates for form in self._by_first_word[word])
+
+
+def word_tokens(text: str) -> frozenset[str]:
+    """The word tokens (`\\w+` runs) of a text, as `ValueMatcher.search` takes them."""
+    return frozenset(_WORD.findall(text))
+
+
+class NumberMatcher:
+    """Finds the digits of any of the given numbers, whatever separates them (`[\\s.()/-]{0,2}` between
+    neighbouring digits), not glued to another digit: the matches of
+    `(?<!\\d)(?:d[\\s.()/-]{0,2}d…|…)(?!\\d)`."""
+
+    def __init__(self, numbers: Iterable[str]):
+        self._numbers = sorted(set(numbers), key=len)
+        self._shortest = len(self._numbers[0]) if self._numbers else 0
+
+    def search(self, text: str) -> bool:
+        """True when one of the numbers occurs in `text`."""
+        if not self._numbers:
+            return False
+        for chain in _DIGIT_CHAIN.finditer(text):
+            written = chain.group()
+            plain = _NOT_DIGIT.sub("", written)
+            if len(plain) < self._shortest or not any(number in plain for number in self._numbers):
+                continue
+            digits = [index for index, char in enumerate(written) if char.isdigit()]
+            # a match may start (end) only at a digit with a separator, not a digit, before (after) it
+            starts = {0} | {n for n in range(1, len(digits)) if digits[n] - digits[n - 1] > 1}
+            ends = {len(digits)} | {n for n in starts if n}
+            for number in self._numbers:
+                position = plain.find(number)
+                while position != -1:
+                    if position in starts and position + len(number) in ends:
+                        return True
+                    position = plain.find(number, position + 1)
+        return False
+
+
+def _occurs(text: str, form: str) -> bool:
+    """Whether `form` occurs in `text` as a whole token."""
+    position = text.find(form)
+    while position != -1:
+        end = position + len(form)
+        before = text[position - 1] if position else ""
+        after = text[end] if end < len(text) else ""
+        if not _glued(before, _BEFORE_VALUE) and not _glued(after, _AFTER_VALUE):
+            return True
+        position = text.find(form, position + 1)
+    return False
+
+
+def _glued(char: str, gluing: frozenset[str]) -> bool:
+    return bool(char) and (char.isalnum() or char == "_" or char in gluing)

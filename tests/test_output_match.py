@@ -1,0 +1,59 @@
+"""The output check's matchers answer exactly as the alternation regexes they replace would."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scrubbers.output_match import NumberMatcher, ValueMatcher
+
+_PIECES = ["greg", "hallman", "greg.hallman@acme.io", "512", "44", "7723", "ann", "x", "é", "ß", "_", "@", ".",
+           "+", "-", " ", "\n", "(", ")", "/", "1", "0"]
+
+
+def _values_regex(forms: list[str]) -> re.Pattern:
+    return re.compile(r"(?<![\w@.+-])(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True)))
+                      + r")(?![\w@-])")
+
+
+def _numbers_regex(numbers: list[str]) -> re.Pattern:
+    separated = [r"[\s.()/-]{0,2}".join(number) for number in sorted(numbers, key=len, reverse=True)]
+    return re.compile(r"(?<!\d)(?:" + "|".join(separated) + r")(?!\d)")
+
+
+def test_value_matcher_whole_tokens_only() -> None:
+    matcher = ValueMatcher(["greg hallman", "greg.hallman@acme.io", "+1 555 0100"])
+    assert matcher.search("mail greg.hallman@acme.io today")
+    assert matcher.search("call +1 555 0100.")
+    assert matcher.search("(greg hallman)")
+    assert not matcher.search("x.greg hallman")  # glued before
+    assert not matcher.search("greg hallmann")  # glued after
+    assert not matcher.search("greg  hallman")  # another spelling is the scrubber's job, not this check's
+
+
+def test_number_matcher_any_separators_never_inside_a_longer_number() -> None:
+    matcher = NumberMatcher(["512447723"])
+    assert matcher.search("ssn 512 44 7723 on file")
+    assert matcher.search("5124477 23")
+    assert matcher.search("(512) 44-7723")
+    assert not matcher.search("9512447723")
+    assert not matcher.search("512   447723")  # three separators break the chain
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join),
+       st.lists(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=4).map("".join), min_size=1, max_size=4))
+def test_value_matcher_agrees_with_the_regex(text: str, forms: list[str]) -> None:
+    forms = [form for form in forms if form]
+    if forms:
+        assert ValueMatcher(forms).search(text) == (_values_regex(forms).search(text) is not None)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(["1", "2", "3", " ", "-", ".", "(", ")", "/", "  ", "a", "\n"]), max_size=24)
+       .map("".join),
+       st.lists(st.text(alphabet="123", min_size=1, max_size=6), min_size=1, max_size=3))
+def test_number_matcher_agrees_with_the_regex(text: str, numbers: list[str]) -> None:
+    assert NumberMatcher(numbers).search(text) == (_numbers_regex(numbers).search(text) is not None)

@@ -1,0 +1,94 @@
+"""Recognizer gates skip work, never results: a gated recognizer finds what it finds without its gate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from promote.scrubbing import engine
+from scrubbers.gates import _Gated, phone_min_digits
+
+TRACES = Path(__file__).resolve().parent.parent / "fixtures" / "traces"
+CRAFTED = [
+    "call me at +43 1234 or +1 (415) 555-0134, fax 0494 92 82 32",
+    "ssn 512-44-7723, card 4111 1111 1111 1111, routing 021000021, acct 000123456789",
+    "host 10.0.4.17 and fe80::1ff:fe23:4567:890a answered; :: is the unspecified address",
+    "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl and sk-abcdefghijklmnopqrstuvwx",
+    "password=hunter2 at https://bob:s3cret@example.com/x, P.O. Box 1234",
+    "Thanks, Elena. Your PTO balance is 62.5 hours per policy HR-7.2.",
+    "",
+]
+
+
+def _texts() -> list[str]:
+    """Every string leaf of the fixture traces (decoded JSON too), plus crafted texts of every kind."""
+    texts: list[str] = list(CRAFTED)
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, str):
+            texts.append(node)
+            if node[:1] in "{[":
+                try:
+                    walk(json.loads(node))
+                except ValueError:
+                    pass
+
+    for path in sorted(TRACES.glob("*.otlp.jsonl")):
+        for line in path.read_text().splitlines():
+            if line.strip():
+                walk(json.loads(line))
+    return list(dict.fromkeys(texts))
+
+
+@pytest.fixture(scope="module")
+def gated() -> list:
+    recognizers = [r for r in engine().analyzer.engine.registry.recognizers if isinstance(r.analyze, _Gated)]
+    assert len(recognizers) >= 10  # the pattern recognizers and the phone recognizer are gated
+    return recognizers
+
+
+def test_a_gate_shuts_only_where_its_recognizer_finds_nothing(gated: list) -> None:
+    texts = _texts()
+    assert len(texts) > 500
+    entities = engine().analyzer.entities
+    shut = 0
+    for recognizer in gated:
+        gate = recognizer.analyze
+        for text in texts:
+            if not gate.can_match(text):
+                shut += 1
+                assert gate.analyze(text, entities, None) == [], (recognizer.name, text)
+    assert shut > len(texts)  # the gates do skip work on these texts
+
+
+def test_a_gate_skips_the_recognizer_on_a_text_it_cannot_match(gated: list) -> None:
+    jwt = next(r for r in gated if r.name == "jwt")
+    calls = []
+    gate = _Gated(lambda *args: calls.append(args) or [], jwt.analyze.can_match)
+    assert gate("Thanks, Elena. See you on Monday.", []) == []
+    assert calls == []
+    gate("token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", [])
+    assert len(calls) == 1
+
+
+def test_a_gate_that_lets_most_texts_through_opens_for_good() -> None:
+    calls = []
+    gate = _Gated(lambda *args: calls.append(args) or [], lambda text: text != "no")
+    for _ in range(_Gated.TRIAL):
+        gate("yes", [])
+    assert gate.open
+    gate("no", [])
+    assert len(calls) == _Gated.TRIAL + 1
+
+
+def test_phone_gate_counts_the_shortest_valid_numbers() -> None:
+    assert phone_min_digits(["US"]) == 6  # a 4-digit Austrian or German number with its country code
+    assert phone_min_digits(["US", "NU"]) == 4  # Niue's 4-digit numbers in national format
