@@ -15,13 +15,21 @@ import regex
 from presidio_analyzer import EntityRecognizer, PatternRecognizer
 from phonenumbers import PhoneMetadata
 from phonenumbers.phonenumberutil import SUPPORTED_REGIONS
-from presidio_analyzer.predefined_recognizers import PhoneRecognizer
+from presidio_analyzer.predefined_recognizers import EmailRecognizer, IpRecognizer, PhoneRecognizer
 
 
 # Patterns that cannot be joined into one alternation without changing what they match: inline flags
 # (which would apply to every alternative), backreferences by number (renumbered by joining) or by name.
 _UNJOINABLE = regex.compile(r"\(\?[a-zA-Z]+\)|\(\?[a-zA-Z]*-[a-zA-Z]+|\\[1-9]|\(\?P=|\\g<")
 _DIGIT = regex.compile(r"\d")
+
+
+# What every pattern of a recognizer needs, checked before its patterns: a search for one character or
+# pair is far cheaper than the IPv6 patterns, which start a match at every letter a-f.
+_NEEDS: dict[type, regex.Pattern] = {
+    IpRecognizer: regex.compile(r"\d\.\d|[0-9A-Fa-f]:[0-9A-Fa-f]|::"),  # IPv4 octets, IPv6 groups or "::"
+    EmailRecognizer: regex.compile("@"),
+}
 
 
 def gate_recognizers(recognizers: Iterable[EntityRecognizer]) -> None:
@@ -33,25 +41,38 @@ def gate_recognizers(recognizers: Iterable[EntityRecognizer]) -> None:
         elif type(recognizer).analyze is PatternRecognizer.analyze and recognizer.patterns:
             # only where `analyze` is Presidio's own: a subclass that overrides it may find more
             gate = _pattern_gate(recognizer)
+            needs = _NEEDS.get(type(recognizer))
             if gate is not None:
-                _gate(recognizer, gate)
+                _gate(recognizer, gate if needs is None else _both(needs, gate))
+
+
+INTERNATIONAL_PHONE_MIN_DIGITS = 6
+"""The fewest digits of a valid phone number written with its country code: a 4-digit Austrian or
+German number and its 2-digit code (libphonenumber's metadata; `international_phone_min_digits` works it
+out from all regions, which loads every region's metadata, so a test checks this figure instead)."""
 
 
 def phone_min_digits(regions: Iterable[str]) -> int:
     """The fewest digits a valid phone number can have: written with its country code (any region), or
-    in the national format of one of `regions` (libphonenumber's metadata: possible lengths)."""
-    def shortest(region: str) -> int | None:
-        metadata = PhoneMetadata.metadata_for_region(region)
-        if metadata is None:
-            return None
-        lengths = [length for description in (metadata.general_desc, metadata.fixed_line, metadata.mobile)
-                   if description is not None for length in description.possible_length or () if length > 0]
-        return min(lengths) if lengths else None
+    in the national format of one of `regions`."""
+    national = [length for region in regions if (length := _shortest(region)) is not None]
+    return min([INTERNATIONAL_PHONE_MIN_DIGITS, *national])
 
-    international = [length + len(str(PhoneMetadata.metadata_for_region(region).country_code))
-                     for region in SUPPORTED_REGIONS if (length := shortest(region)) is not None]
-    national = [length for region in regions if (length := shortest(region)) is not None]
-    return min(international + national, default=1)
+
+def international_phone_min_digits() -> int:
+    """`INTERNATIONAL_PHONE_MIN_DIGITS` as the metadata of every region has it."""
+    return min(length + len(str(PhoneMetadata.metadata_for_region(region).country_code))
+               for region in SUPPORTED_REGIONS if (length := _shortest(region)) is not None)
+
+
+def _shortest(region: str) -> int | None:
+    """The shortest possible length of a national number of the region (libphonenumber's metadata)."""
+    metadata = PhoneMetadata.metadata_for_region(region)
+    if metadata is None:
+        return None
+    lengths = [length for description in (metadata.general_desc, metadata.fixed_line, metadata.mobile)
+               if description is not None for length in description.possible_length or () if length > 0]
+    return min(lengths) if lengths else None
 
 
 def _pattern_gate(recognizer: PatternRecognizer) -> Callable[[str], bool] | None:
@@ -59,11 +80,18 @@ def _pattern_gate(recognizer: PatternRecognizer) -> Callable[[str], bool] | None
     sources = [pattern.regex for pattern in recognizer.patterns]
     if any(_UNJOINABLE.search(source) for source in sources):
         return None
+    # One pattern is compiled as Presidio compiles it (same source, same flags), so `regex`'s own cache
+    # shares the work; only several are joined into a pattern of their own.
+    source = sources[0] if len(sources) == 1 else "|".join(f"(?:{source})" for source in sources)
     try:
-        joined = regex.compile("|".join(f"(?:{source})" for source in sources), recognizer.global_regex_flags)
+        joined = regex.compile(source, recognizer.global_regex_flags)
     except (regex.error, TypeError):
         return None
     return lambda text: joined.search(text) is not None
+
+
+def _both(needs: regex.Pattern, gate: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda text: needs.search(text) is not None and gate(text)
 
 
 def _gate(recognizer: Any, can_match: Callable[[str], bool]) -> None:

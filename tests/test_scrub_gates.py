@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 
 from promote.scrubbing import engine
-from scrubbers.gates import _Gated, phone_min_digits
+from scrubbers.gates import (
+    INTERNATIONAL_PHONE_MIN_DIGITS,
+    _Gated,
+    international_phone_min_digits,
+    phone_min_digits,
+)
 
 TRACES = Path(__file__).resolve().parent.parent / "fixtures" / "traces"
 CRAFTED = [
@@ -90,5 +95,6 @@ def test_a_gate_that_lets_most_texts_through_opens_for_good() -> None:
 
 
 def test_phone_gate_counts_the_shortest_valid_numbers() -> None:
+    assert international_phone_min_digits() == INTERNATIONAL_PHONE_MIN_DIGITS
     assert phone_min_digits(["US"]) == 6  # a 4-digit Austrian or German number with its country code
     assert phone_min_digits(["US", "NU"]) == 4  # Niue's 4-digit numbers in national format

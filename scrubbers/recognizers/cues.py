@@ -71,33 +71,27 @@ _HERE = regex.compile(rf"(?:^|(?<=[\n.!?][ \t]{{0,3}})|"
                       regex.MULTILINE)
 _SAID = regex.compile(rf"{_EDGE}{_NAME}(?=[ \t]+(?:{_REPORTING})\b)")
 _BY = regex.compile(rf"(?i:\b{_AFTER_VERB_BY}[ \t]+by)[ \t]+{_EDGE}{_NAME}")
-_PREFILTER = regex.compile(rf"(?i:\b(?:for|from|here|by|ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop|"
-                           rf"looped|"
-                           rf"looping|e-?mail|message|contact|thank|invite|include|copy|remind|notify|let|"
-                           rf"check|"
-                           rf"talk|speak|reach|forward|if|whether|unless|when|once|team|{_REPORTING})\b)")
 
-
-def _cue(words: str) -> regex.Pattern:
-    return regex.compile(rf"(?i:\b(?:{words})\b)")
-
-
-_RULES: tuple[tuple[regex.Pattern, regex.Pattern, dict[str, bool]], ...] = (
-    (_HERE, _cue("here"), {"strong": True, "trim_start": True}),
-    (_SAID, _cue(_REPORTING), {"strong": True, "trim_start": True}),
-    (_BY, _cue("by"), {"strong": True, "trim_start": False}),
-    (_PERSON_VERB,
-     _cue(r"ask|asked|asking|ping|pinged|tell|told|cc|bcc|loop|looped|looping|e-?mail|message|contact|thank|"
-          r"invite|include|copy|remind|notify|let|check|talk|speak|reach|forward"),
+_PERSON_VERB_WORDS = ("ask asked asking ping pinged tell told cc bcc loop looped looping email message "
+                      "contact thank invite include copy remind notify let check talk speak reach forward")
+_TEAM_WORDS = "team department dept office group squad unit staff"
+_PREFILTER_WORDS = frozenset(f"for from here by if whether unless when once team {_PERSON_VERB_WORDS}".split()
+                             + _REPORTING.split("|"))
+_CUE_WORD = regex.compile(r"(?i:\b(?:e-mail|" + "|".join(sorted(_PREFILTER_WORDS | set(_TEAM_WORDS.split()),
+                                                                 key=len, reverse=True)) + r")\b)")
+_RULES: tuple[tuple[regex.Pattern, frozenset[str], dict[str, bool]], ...] = (
+    (_HERE, frozenset({"here"}), {"strong": True, "trim_start": True}),
+    (_SAID, frozenset(_REPORTING.split("|")), {"strong": True, "trim_start": True}),
+    (_BY, frozenset({"by"}), {"strong": True, "trim_start": False}),
+    (_PERSON_VERB, frozenset(_PERSON_VERB_WORDS.split()),
      {"strong": True, "trim_start": False, "places_ok": True}),
-    (_SUBJECT, _cue("if|whether|unless|when|once"),
+    (_SUBJECT, frozenset({"if", "whether", "unless", "when", "once"}),
      {"strong": False, "trim_start": False, "places_ok": True}),
-    (_FOR, _cue("for"), {"strong": False, "trim_start": False}),
-    (_FROM_COLON, _cue("from"), {"strong": False, "trim_start": False}),
-    (_FROM_TEAM, _cue(r"from|team|department|dept|office|group|squad|unit|staff"),
-     {"strong": False, "trim_start": True}),
+    (_FOR, frozenset({"for"}), {"strong": False, "trim_start": False}),
+    (_FROM_COLON, frozenset({"from"}), {"strong": False, "trim_start": False}),
+    (_FROM_TEAM, frozenset({"from", *_TEAM_WORDS.split()}), {"strong": False, "trim_start": True}),
 )
-"""Each cue rule after the cue word it cannot match without, and how its matches are judged."""
+"""Each cue rule with the cue words it cannot match without, and how its matches are judged."""
 
 
 def role_cue(roles: Iterable[str]) -> regex.Pattern | None:
@@ -123,12 +117,13 @@ class CueNames:
     def spans(self, text: str) -> Iterator[tuple[int, int, float]]:
         if self.roles is not None:
             yield from self._matches(self.roles.finditer(text), strong=True, trim_start=False)
-        if not _PREFILTER.search(text):
+        # Each rule runs only where one of its own cue words occurs: a name pattern tried at every capital
+        # of a long text costs far more than one pass that finds the cue words.
+        cues = {word.lower().replace("-", "") for word in _CUE_WORD.findall(text)}
+        if cues.isdisjoint(_PREFILTER_WORDS):
             return
-        # Each rule runs only where its own cue word occurs: a name pattern tried at every capital of a
-        # long text costs far more than looking for one word first.
-        for rule, cue, options in _RULES:
-            if cue.search(text):
+        for rule, words, options in _RULES:
+            if not cues.isdisjoint(words):
                 yield from self._matches(rule.finditer(text), **options)
 
     def _matches(self, matches: Iterable[regex.Match], *, strong: bool, trim_start: bool,
