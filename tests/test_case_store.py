@@ -148,3 +148,44 @@ def test_load_case_refuses_a_schema_error_with_file_and_line(tmp_path: Path) -> 
     target.write_text("id: hr.bad_001\ntitle: t\ninput: i\nrevision: 0\n")
     with pytest.raises(CaseRefused, match=r"hr.bad_001.yaml:4:1: revision"):
         load_case(target)
+
+
+def _with_rule(rule: object) -> Case:
+    return Case.model_validate({
+        "id": "hr.rule_001", "title": "t", "input": "How much PTO carries over?", "expected_output": "ok",
+        "expected_tools": {"calls": [{"name": "get_employee_context", "args": {"employee_id": "<EMPLOYEE_ID_1>"},
+                                      "match": {"employee_id": rule}}]},
+    })
+
+
+@pytest.mark.parametrize("rule", ["ignore", "exact", "tolerance:0.5"])
+def test_a_match_rule_on_a_personal_argument_name_is_structure(tmp_path: Path, rule: str) -> None:
+    # `employee_id: ignore` names an argument and a rule kind: nothing personal (the real NER gate).
+    saved = save_case(_with_rule(rule), tmp_path / "hr.rule_001.yaml")
+    assert f"employee_id: {rule}" in saved.text
+
+
+@pytest.mark.parametrize("rule", [["E-48213"], "regex:^E-48213$"])
+def test_a_real_value_in_a_match_rule_is_still_refused(tmp_path: Path, rule: object) -> None:
+    with pytest.raises(CaseRefused) as refused:
+        save_case(_with_rule(rule), tmp_path / "hr.rule_001.yaml")
+    assert "expected_tools.calls[0].match.employee_id" in str(refused.value)
+    assert "48213" not in str(refused.value)
+    assert not (tmp_path / "hr.rule_001.yaml").exists()
+
+
+def test_salted_fingerprints_refuse_what_the_values_refuse(tmp_path: Path) -> None:
+    # The terminal UI hands over fingerprints, never the raw values: the gate must refuse the same cases.
+    from promote.case.fingerprints import ValueFingerprints
+
+    prints = ValueFingerprints.of(["Zorblax Quint", "E-48213", "no"])
+    assert b"zorblax" not in repr(prints).encode().lower()
+    case = Case(id="hr.known_001", title="t", input="What does ZORBLAX QUINT get?", expected_output="ok")
+    with pytest.raises(CaseRefused) as refused:
+        save_case(case, tmp_path / "hr.known_001.yaml", known_values=prints, residual_scan=None)
+    assert [(p.rule, p.field) for p in refused.value.problems] == [("known-value", "input")]
+    inside_words = Case(id="hr.known_002", title="t", input="Zorblax Quintet and XE-482134", expected_output="no")
+    save_case(inside_words, tmp_path / "hr.known_002.yaml", known_values=prints, residual_scan=None)
+    id_case = Case(id="hr.known_003", title="t", input="Look up (E-48213).", expected_output="ok")
+    with pytest.raises(CaseRefused):
+        save_case(id_case, tmp_path / "hr.known_003.yaml", known_values=prints, residual_scan=None)

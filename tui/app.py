@@ -12,12 +12,31 @@ from textual.screen import Screen
 
 from tui import seams
 from tui.edit_session import EditSession
+from tui.loader import Loader
 from tui.screens.browser import BrowserScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.screens.promote import PromoteScreen
 
 LIGHT, DARK = "textual-light", "textual-dark"
+SHOWN_ELSEWHERE = {"help", "toggle_theme", "quit", "command_palette"}
+
+
+def binding_commands(screen: Screen) -> Iterable[SystemCommand]:
+    """A palette command per binding active on `screen` that has a description: `Save (ctrl+s)`."""
+    seen: set[str] = set()
+    for key, active in screen.active_bindings.items():
+        binding = active.binding
+        if not binding.description or binding.action in seen or binding.action in SHOWN_ELSEWHERE:
+            continue
+        seen.add(binding.action)
+        node, action = active.node, binding.action
+
+        def run(node=node, action=action) -> None:
+            screen.call_later(screen.app.run_action, action, node)
+
+        keys = binding.key_display or key
+        yield SystemCommand(f"{binding.description} ({keys})", binding.tooltip or binding.description, run)
 
 
 class PromoteApp(App[int]):
@@ -28,12 +47,16 @@ class PromoteApp(App[int]):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (asks first when edits are unsaved)"),
         Binding("f1", "help", "Help", tooltip="Every key and what it does"),
-        Binding("f2", "toggle_theme", "Theme", tooltip="Switch between the light and dark theme"),
+        Binding("f2", "toggle_theme", "Theme", show=False, tooltip="Switch between the light and dark theme"),
     ]
 
     def __init__(self, exports: list[Path], *, case: Path | None = None, repo_dir: Path | None = None,
-                 by: str | None = None, now: datetime | None = None, dark: bool = True) -> None:
+                 by: str | None = None, now: datetime | None = None, dark: bool = True,
+                 loader: Loader | None = None, session: EditSession | None = None) -> None:
+        """`loader`: the loader child for `exports`, when the caller started it before loading the UI;
+        `session`: a case to edit at once (instead of `case`)."""
         super().__init__()
+        self.loader = loader
         self.exports = exports
         self.case_path = case
         self.repo_dir = repo_dir
@@ -41,7 +64,7 @@ class PromoteApp(App[int]):
         self.now = now
         self.theme = DARK if dark else LIGHT
         self.repo: seams.EvalRepo | None = None
-        self._first_session: EditSession | None = None
+        self._first_session: EditSession | None = session
 
     def prepare(self) -> None:
         """Find the eval repo and load `--case` (raises PromoteError for what a user can fix)."""
@@ -54,7 +77,7 @@ class PromoteApp(App[int]):
         if self.repo is None:
             self.prepare()
         if self.exports:
-            self.push_screen(BrowserScreen(self.exports, self.repo))
+            self.push_screen(BrowserScreen(self.exports, self.repo, loader=self.loader))
         if self._first_session is not None:
             self.open_session(self._first_session)
 
@@ -76,9 +99,12 @@ class PromoteApp(App[int]):
         self.push_screen(ConfirmScreen(question, yes="Recover", no="Discard"), answered)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's own commands, then every key binding active on `screen` (the footer shows only
+        some of them in small terminals: the palette has them all, with what they do)."""
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help", "Every key and what it does", self.action_help)
         yield SystemCommand("Toggle light/dark theme", "Switch the colour theme", self.action_toggle_theme)
+        yield from binding_commands(screen)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from promote.case.fingerprints import ValueFingerprints
 from promote.case.model import Case
 from promote.case.yaml_io import case_json
 from promote.draft import DraftOptions, draft_case
@@ -63,6 +64,9 @@ class EditSession:
     """What this session edits, for the recovery file's name: `trace:<id>:<turn>` or `case:<path>`."""
     saved_json: dict | None = None
     """`case_json` of what is on disk (None until a new draft is first saved)."""
+    known_values: ValueFingerprints | None = None
+    """Salted fingerprints of the raw values the source trace held: the write gate refuses a case that
+    holds one (`promote draft` passes the raw values; they never reach the UI process)."""
 
     # construction -----------------------------------------------------------------------------
 
@@ -76,7 +80,7 @@ class EditSession:
         cases_dir = repo.cases_dir if repo else Path.cwd()
         return cls(case=result.case, path=cases_dir / f"{result.case.id}.yaml", turn=scrubbed.trace.turns[turn],
                    drafted=result.case, notes=result.notes, repo=repo,
-                   source=f"trace:{scrubbed.trace.trace_id}:{turn}")
+                   source=f"trace:{scrubbed.trace.trace_id}:{turn}", known_values=scrubbed.fingerprints)
 
     @classmethod
     def from_file(cls, path: Path, *, repo: seams.EvalRepo | None) -> EditSession:
@@ -131,7 +135,7 @@ class EditSession:
         case = self.to_write()
         before = self.base.text if self.base is not None else None
         target = self.target()
-        saved = seams.save_case(case, target, base=self.base)
+        saved = seams.save_case(case, target, base=self.base, known_values=self.known_values or ())
         self.path = target
         self.base = seams.load_case(target)
         self.case = self.base.case

@@ -3,7 +3,8 @@
 Parsing JSON and running spaCy hold Python's GIL for long stretches; in a thread of the UI process that
 stalls frames by hundreds of milliseconds. The child reads the exports and scrubs the traces; the UI
 process receives metadata rows and scrubbed traces only, so raw text never reaches it at all.
-No Textual here: `serve` runs in the child (`python -m tui.loader`), `Loader` is the UI's handle on it.
+No Textual here: `serve` runs in the child (`python -m tui.loader`), `Loader` is the UI's handle on it;
+this module imports nothing heavy, so `promote tui` can start the child before it loads the UI.
 """
 
 from __future__ import annotations
@@ -19,25 +20,30 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from promote.errors import PromoteError
-from tui.trace_store import ScrubbedTrace, TraceStore, snippet_updates
-
 # Each batch the table receives costs it one re-render of its visible rows: rows are batched for
 # 0.1 s (the first ones go at once), snippets for 0.3 s (a wanted trace goes at once).
 ROWS_SECONDS = 0.1
 SNIPPETS_SECONDS = 0.3
 
 
-def serve(paths: list[Path], repo: Any, requests: Any, results: Any, window: int) -> None:
-    """The child: stream rows, then scrubbed traces (a wanted one first), onto `results`."""
+def serve(paths: list[Path], repo_start: Path | None, requests: Any, results: Any, window: int) -> None:
+    """The child: stream rows, then scrubbed traces (a wanted one first), onto `results`.
+
+    The rows come first: only the ingester is imported before the first ones are sent. The scrubber
+    (spaCy, seconds to load) and the eval repo are loaded after that, beside the reading."""
+    from promote.errors import PromoteError
+    from tui.trace_store import TraceStore
+
     store = TraceStore(window=window)
     stop = threading.Event()
+    first_sent = threading.Event()
 
     def listen() -> None:
         while True:
             kind, value = requests.get()
             if kind == "stop":
                 stop.set()
+                first_sent.set()
                 store.wake()
                 return
             store.want(value)
@@ -53,21 +59,30 @@ def serve(paths: list[Path], repo: Any, requests: Any, results: Any, window: int
                 if not sent or time.monotonic() - sent > ROWS_SECONDS:
                     results.put(("rows", batch))
                     batch, sent = [], time.monotonic()
+                    first_sent.set()
         except PromoteError as exc:
             results.put(("error", str(exc)))
         except Exception as exc:  # noqa: BLE001 - the type only: a message could carry trace content
             results.put(("error", f"cannot read the exports ({type(exc).__name__})"))
+        finally:
+            first_sent.set()
         results.put(("rows", batch))
         results.put(("read_done", len(store.skipped)))
 
     threading.Thread(target=listen, daemon=True).start()
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
+    first_sent.wait()
     from tui import seams
+    from tui.trace_store import snippet_updates
 
     engine = seams.engine()
+    try:
+        repo = seams.EvalRepo.find(repo_start) if repo_start is not None else None
+    except PromoteError:
+        repo = None  # no eval repo: nothing is marked as promoted
     duplicate = _duplicate_finder(repo)
-    done: list[ScrubbedTrace] = []
+    done: list = []
     sent = time.monotonic()
     while (scrubbed := store.scrub_next(engine, stop)) is not None:
         done.append(scrubbed)
@@ -97,8 +112,11 @@ class Loader:
     """The UI's side: start the child (`python -m tui.loader`), iterate its messages, ask for a trace
     first, stop it. Messages are pickles on the child's stdout; requests are lines on its stdin."""
 
-    def __init__(self, paths: list[Path], repo: Any, window: int = 256) -> None:
-        config = {"paths": [str(p) for p in paths], "repo": str(repo.root) if repo is not None else None,
+    def __init__(self, paths: list[Path], repo_start: Path | None, window: int = 256) -> None:
+        """Start the child at once (it is started before the UI has even loaded: launch to first rows).
+
+        `repo_start` is where the eval repo is looked for (its cases mark turns already promoted)."""
+        config = {"paths": [str(p) for p in paths], "repo": str(repo_start) if repo_start is not None else None,
                   "window": window}
         # stderr is dropped: nothing the child could print about a trace may reach a terminal or a log.
         self.process = subprocess.Popen([sys.executable, "-m", "tui.loader", json.dumps(config)],
@@ -172,14 +190,10 @@ class _Results:
 
 def main() -> None:
     config = json.loads(sys.argv[1])
-    repo = None
-    if config["repo"] is not None:
-        from tui import seams
-
-        repo = seams.EvalRepo.find(Path(config["repo"]))
     results = _Results()
+    repo_start = Path(config["repo"]) if config["repo"] is not None else None
     try:
-        serve([Path(p) for p in config["paths"]], repo, _Requests(), results, config["window"])
+        serve([Path(p) for p in config["paths"]], repo_start, _Requests(), results, config["window"])
     except BrokenPipeError:
         pass  # the UI went away
 

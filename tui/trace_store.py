@@ -8,19 +8,21 @@ the scrubbed trace is ever handed to the UI. Raw text never leaves this module.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from promote.ingest import iter_trace_groups
 from promote.ingest.turns import build_trace
-from promote.case.model import ScrubInfo
-from promote.draft.provenance import scrub_info
-from promote.scrub_trace import scrub_trace
 from promote.trace_model import Skipped, Trace, Turn
+
+if TYPE_CHECKING:
+    from promote.case.fingerprints import ValueFingerprints
+    from promote.case.model import ScrubInfo
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,9 @@ class ScrubbedTrace:
     export: Path
     scrub: ScrubInfo | None = None
     """The engine, version and policy that scrubbed it, with the counts (what provenance records)."""
+    fingerprints: ValueFingerprints | None = None
+    """Salted fingerprints of the raw values the trace held, for the write gate (`save_case`'s
+    known values): the values themselves never leave the loader process."""
 
 
 def row_key(trace_id: str, turn: int) -> str:
@@ -95,6 +100,8 @@ class TraceStore:
 
     def __init__(self, window: int = 256) -> None:
         self.window = window
+        self.salt = os.urandom(16)
+        """One salt for the fingerprints of every trace of this run."""
         self._lock = threading.Condition()
         self._raw: dict[str, tuple[Trace, Path]] = {}
         self._order: deque[str] = deque()
@@ -164,8 +171,7 @@ class TraceStore:
                 if self.reading_done:
                     return None
                 self._lock.wait(timeout=0.2)
-        scrubbed, replaced = scrub_trace(trace, engine)
-        done = ScrubbedTrace(trace=scrubbed, replaced=replaced, export=path, scrub=scrub_info(engine, replaced))
+        done = scrubbed_trace(trace, path, engine, self.salt)
         with self._lock:
             del self._raw[trace_id]
             self._scrubbed[trace_id] = done
@@ -181,6 +187,19 @@ class TraceStore:
             if trace_id in self._raw:
                 return trace_id
         return None
+
+
+def scrubbed_trace(trace: Trace, export: Path, engine: Any, salt: bytes) -> ScrubbedTrace:
+    """Scrub one raw trace; what it held raw travels on only as salted fingerprints."""
+    from promote.case.fingerprints import ValueFingerprints
+    from promote.draft.export import replaced_values
+    from promote.draft.provenance import scrub_info
+    from promote.scrub_trace import scrub_trace_fully
+
+    scrubbed, replaced, known = scrub_trace_fully(trace, engine)
+    prints = ValueFingerprints.of([*known, *replaced_values(trace, scrubbed)], salt=salt)
+    return ScrubbedTrace(trace=scrubbed, replaced=replaced, export=export, scrub=scrub_info(engine, replaced),
+                         fingerprints=prints)
 
 
 def snippet_updates(done: ScrubbedTrace, duplicate: Any = None) -> list[tuple[str, str, str | None]]:

@@ -6,6 +6,7 @@ and the entity type, never the value.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 from promote.case.problems import field_path
@@ -25,9 +26,21 @@ def _is_label(location: tuple[Any, ...]) -> bool:
         location[0] == "numeric" or location[:2] == ("expected_tools", "calls"))
 
 
+# A match rule's kind is structure whatever the argument is called (`employee_id: ignore`); a regex
+# pattern or one_of values may hold a value and are scanned like the argument itself.
+_RULE_WORDS = re.compile(r"(?:exact|ignore|tolerance:\s*[0-9.eE+-]+)\s*")
+
+
+def _is_rule_word(location: tuple[Any, ...], node: Any) -> bool:
+    return (len(location) == 5 and location[:2] == ("expected_tools", "calls") and location[3] == "match"
+            and isinstance(node, str) and _RULE_WORDS.fullmatch(node) is not None)
+
+
 def iter_case_strings(node: Any, location: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
     """(location, text) for every string value of a case tree that is scanned."""
     if any(location[: len(skip)] == skip for skip in _NOT_SCANNED) or _is_label(location):
+        return
+    if _is_rule_word(location, node):
         return
     if isinstance(node, dict):
         for key, value in node.items():

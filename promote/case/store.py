@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from promote.case.fingerprints import ValueFingerprints
 from promote.case.model import Case
 from promote.case.problems import Problem, field_path
 from promote.case.validate import ResidualScan, _default_scan, locate, validate_case
@@ -95,7 +96,7 @@ def save_case(
     path: str | Path,
     *,
     base: LoadedCase | None = None,
-    known_values: Iterable[str] = (),
+    known_values: Iterable[str] | ValueFingerprints = (),
     overwrite: bool = False,
     residual_scan: ResidualScan | None = _default_scan,
 ) -> SavedCase:
@@ -128,7 +129,7 @@ def checked_text(
     path: str | Path | None,
     *,
     base: LoadedCase | None = None,
-    known_values: Iterable[str] = (),
+    known_values: Iterable[str] | ValueFingerprints = (),
     residual_scan: ResidualScan | None = _default_scan,
 ) -> CheckedText:
     """`render_case`'s text once it passed `save_case`'s checks (for printing a case instead of saving
@@ -162,16 +163,24 @@ def _hint(problems: list[Problem]) -> str:
     return "fix these, or keep the case as status: draft until they are"
 
 
-def _known_value_problems(tree: CommentedMap, known_values: Iterable[str], path: str | Path | None) -> list[Problem]:
-    """Every field holding one of the raw values the source trace held (case-insensitive, whole words)."""
-    values = sorted({v.strip() for v in known_values if isinstance(v, str) and len(v.strip()) >= _MIN_KNOWN_VALUE},
-                    key=len, reverse=True)
-    if not values:
-        return []
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in values) + r")(?!\w)", re.IGNORECASE)
+def _known_value_problems(
+    tree: CommentedMap, known_values: Iterable[str] | ValueFingerprints, path: str | Path | None
+) -> list[Problem]:
+    """Every field holding one of the raw values the source trace held (case-insensitive, whole words);
+    `known_values` may be the values or their salted fingerprints (`promote.case.fingerprints`)."""
+    if isinstance(known_values, ValueFingerprints):
+        if not known_values:
+            return []
+        found = known_values.found_in
+    else:
+        values = sorted({v.strip() for v in known_values if isinstance(v, str) and len(v.strip()) >= _MIN_KNOWN_VALUE},
+                        key=len, reverse=True)
+        if not values:
+            return []
+        found = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in values) + r")(?!\w)", re.IGNORECASE).search
     problems = []
     for location, text in _strings(tree):
-        if pattern.search(text):
+        if found(text):
             line, column = locate(tree, location)
             problems.append(Problem(rule="known-value", field=field_path(location),
                                     message="a value of the source trace found: scrub it or replace it",

@@ -19,11 +19,18 @@ def run(args: argparse.Namespace) -> int:
     for path in [*exports, *([args.case] if args.case else [])]:
         if not path.is_file():
             raise PromoteError("no such file", where=str(path))
-    from tui.app import PromoteApp  # the UI and Textual load only for this command
+    from tui.loader import Loader  # light: the loader child starts reading while the UI loads
 
-    app = PromoteApp(exports, case=args.case, repo_dir=args.repo, by=args.by)
-    app.prepare()  # a bad --case or eval repo is reported here, before the screen opens
-    app.run()
+    loader = Loader(exports, args.repo or Path.cwd()) if exports else None
+    try:
+        from tui.app import PromoteApp  # the UI and Textual load only for this command
+
+        app = PromoteApp(exports, case=args.case, repo_dir=args.repo, by=args.by, loader=loader)
+        app.prepare()  # a bad --case or eval repo is reported here, before the screen opens
+        app.run()
+    finally:
+        if loader is not None:
+            loader.stop()
     return app.return_code or 0
 
 

@@ -64,3 +64,36 @@ async def settle(pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+@pytest.fixture(scope="session")
+def carryover_trace():
+    """The carryover turn's trace, scrubbed once for the whole run the way the loader child does
+    (for tests of the promote screen, where reading the export through the loader is not what is tested)."""
+    from tui import seams
+    from tui.trace_store import TraceStore, scrubbed_trace
+
+    store = TraceStore()
+    engine = seams.engine()
+    for rows in store.read_rows([EXPORT]):
+        trace_id = rows[0].trace_id
+        trace, path = store._raw[trace_id]
+        if any("carries into next year" in (turn.user_input or "") for turn in trace.turns):
+            done = scrubbed_trace(trace, path, engine, salt=b"tests")
+            turn = next(t.index for t in done.trace.turns if "carries into next year" in (t.user_input or ""))
+            return done, turn
+    raise AssertionError("the carryover turn is not in the fixture export")
+
+
+def make_promote_app(repo: Path, carryover_trace, dark: bool = True):
+    """The app opened straight on the promote screen of the carryover turn (no loader child)."""
+    from tui import seams
+    from tui.app import PromoteApp
+    from tui.edit_session import EditSession
+
+    done, turn = carryover_trace
+    found = seams.EvalRepo.find(repo)
+    session = EditSession.from_draft(done, turn, repo=found, by="hermione.g", now=NOW)
+    app = PromoteApp([], repo_dir=repo, by="hermione.g", now=NOW, dark=dark, session=session)
+    app.prepare()
+    return app

@@ -1,34 +1,62 @@
-"""ctrl+o opens the pull request through `promote pr`'s library call (real git, a bare origin, stub gh)."""
+"""ctrl+o on a repo without a remote: the branch is committed locally and the branch and PR text are shown.
+
+(With a remote, a stub `gh` and a bare origin, the PR is opened at the end of the whole flow: test_flow.)
+"""
 
 from __future__ import annotations
 
 import asyncio
 
-from tests.pr_helpers import PR_URL, git, make_eval_repo
-from tests.tui.conftest import make_app, settle
-from tests.tui.test_flow import open_carryover
+from textual.widgets import Label, TextArea
+
+from tests.pr_helpers import git
+from tests.tui.conftest import CATALOG, make_promote_app, settle
 from tui.screens.pr_result import PrResultScreen
 
 
-def test_open_the_pull_request_from_the_promote_screen(tmp_path, monkeypatch):
-    repo = make_eval_repo(tmp_path, monkeypatch)
-    asyncio.run(save_and_open_pr(repo.root))
-    assert ["pr", "create"] == repo.gh_calls()[-1][:2]
-    assert "hr.policy_carryover_001" in repo.gh_body()
-    assert "promote/hr.policy_carryover_001" in git(repo.origin, "branch", "--list")
+def test_without_a_remote_the_branch_and_the_pr_text_are_shown(tmp_path, carryover_trace):
+    root = tmp_path / "people-evals"
+    git(tmp_path, "init", "--quiet", "-b", "main", str(root))
+    git(root, "config", "user.name", "Eval Bot")
+    git(root, "config", "user.email", "bot@example.invalid")
+    (root / "evals" / "cases").mkdir(parents=True)
+    (root / "evals" / "entities.yaml").write_text(CATALOG, encoding="utf-8")
+    git(root, "add", ".")
+    git(root, "commit", "--quiet", "-m", "Eval repo with a catalog")
+    assert git(root, "remote") == ""
+    case_id = asyncio.run(save_and_open_pr(root, carryover_trace))
+
+    branch = f"promote/{case_id}"
+    assert branch in git(root, "branch", "--list", branch)
+    assert f"evals/cases/{case_id}.yaml" in git(root, "show", "--name-only", "--format=", branch)
+    assert git(root, "rev-parse", "--abbrev-ref", "HEAD") == "main"  # the SME's checkout is left alone
 
 
-async def save_and_open_pr(root) -> None:
-    app = make_app(root)
+async def save_and_open_pr(root, carryover_trace) -> str:
+    app = make_promote_app(root, carryover_trace)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await open_carryover(pilot)
+        await settle(pilot)
+        screen = app.screen
         await pilot.press("ctrl+o")  # unsaved: refused with a note, nothing committed
         await pilot.pause()
         assert not isinstance(app.screen, PrResultScreen)
+        assert "save the case first" in " ".join(str(n.message) for n in app._notifications)
         screen.query_one("#numbers-table").focus()
-        await pilot.press("a", "ctrl+s")
+        await pilot.press("a", "ctrl+s")  # a numeric case needs a figure to go to review
         await settle(pilot)
+        assert not screen.session.dirty
         await pilot.press("ctrl+o")
         await settle(pilot)
-        assert isinstance(app.screen, PrResultScreen)
-        assert app.screen.result.pr_url == PR_URL
+        shown = app.screen
+        assert isinstance(shown, PrResultScreen), [str(n.message) for n in app._notifications]
+        case_id = screen.session.case.id
+        assert shown.result.pr_url is None and not shown.result.pushed
+        headline = str(shown.query_one("#pr-headline", Label).content)
+        assert f"branch promote/{case_id}" in headline
+        body = shown.query_one("#pr-body", TextArea).text
+        assert body == shown.result.body and case_id in body
+        assert case_id in str(shown.query_one("#pr-title", Label).content)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+    return case_id

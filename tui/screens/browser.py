@@ -8,6 +8,7 @@ Enter opens a turn: its trace is scrubbed first if it is not yet, then drafted, 
 
 from __future__ import annotations
 
+import gc
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +17,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input
+from textual.widgets import Footer, Header, Input
 
 from promote.errors import PromoteError
 from tui import seams
@@ -43,11 +44,11 @@ class BrowserScreen(Screen):
         Binding("escape", "focus_table", "Table", show=False, tooltip="Back to the table of turns"),
     ]
 
-    def __init__(self, exports: list[Path], repo: seams.EvalRepo | None) -> None:
+    def __init__(self, exports: list[Path], repo: seams.EvalRepo | None, loader: Loader | None = None) -> None:
         super().__init__()
         self.exports = exports
         self.repo = repo
-        self.loader: Loader | None = None
+        self.loader: Loader | None = loader
         self.scrubbed: dict[str, ScrubbedTrace] = {}
         self._new_rows: list[TurnRow] = []
         self._changed_keys: set[str] = set()
@@ -68,7 +69,7 @@ class BrowserScreen(Screen):
         yield FilterBar(id="filters")
         yield TurnTable(id="turns")
         yield LoadProgress(id="progress")
-        yield Footer()
+        yield Footer(compact=True)  # every key fits in 80 columns; the palette has them all
 
     def on_mount(self) -> None:
         self.sub_title = ", ".join(path.name for path in self.exports)
@@ -92,7 +93,8 @@ class BrowserScreen(Screen):
     @work(thread=True, group="load", name="load exports")
     def _load(self) -> None:
         """Relay the loader process's messages to this screen (the thread mostly waits on a pipe)."""
-        self.loader = Loader(self.exports, self.repo)
+        if self.loader is None:
+            self.loader = Loader(self.exports, self.repo.root if self.repo is not None else None)
         for message in self.loader.messages():
             if self._stop.is_set():
                 break
@@ -146,6 +148,9 @@ class BrowserScreen(Screen):
     def _flush(self) -> None:
         if not self._new_rows and not self._changed_keys:
             return
+        # What was loaded lives until the app ends: moved out of the collector's sight, so that its
+        # full collections (hundreds of ms with tens of thousands of rows and traces) stop blocking frames.
+        gc.freeze()
         table = self.query_one(TurnTable)
         new, self._new_rows = self._new_rows, []
         changed, self._changed_keys = self._changed_keys, set()
@@ -159,9 +164,10 @@ class BrowserScreen(Screen):
         self._show_progress()
 
     def on_load_progressed(self, message: LoadProgressed) -> None:
+        # The counts are this screen's own (kept on this thread as the messages before it were handled),
+        # not the message's: those were read on the relay thread, possibly behind.
         self._flush()
-        self.query_one(LoadProgress).show(message.turns, message.traces, message.scrubbed,
-                                          message.reading_done, message.scrubbing_done, message.error)
+        self._show_progress()
         if message.error:
             self.notify(message.error, title="cannot read", severity="error")
 
@@ -190,9 +196,9 @@ class BrowserScreen(Screen):
         self.filter = event.filter
         self._refilter()
 
-    @on(DataTable.HeaderSelected)
-    def _header_selected(self, event: DataTable.HeaderSelected) -> None:
-        self.query_one(TurnTable).sort_by(str(event.column_key.value))
+    @on(TurnTable.HeaderClicked)
+    def _header_selected(self, event: TurnTable.HeaderClicked) -> None:
+        self.query_one(TurnTable).sort_by(event.column)
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter-text", Input).focus()
@@ -217,9 +223,9 @@ class BrowserScreen(Screen):
 
     # opening a turn ----------------------------------------------------------------------------
 
-    @on(DataTable.RowSelected)
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
-        key = str(event.row_key.value)
+    @on(TurnTable.Opened)
+    def _row_selected(self, event: TurnTable.Opened) -> None:
+        key = event.key
         row = self.rows[key]
         if not row.has_input:
             self.notify("this turn was exported without message content: nothing to draft from",

@@ -52,7 +52,7 @@ class PromoteScreen(Screen):
         Binding("ctrl+o", "open_pr", "Open PR", tooltip="Commit the saved case on a branch and open a PR"),
         Binding("ctrl+pagedown,f6", "tab(1)", "Next tab", tooltip="Show the next tab of the case"),
         Binding("ctrl+pageup,shift+f6", "tab(-1)", "Prev tab", show=False, tooltip="Show the previous tab"),
-        Binding("f3", "toggle_timeline", "Timeline", tooltip="Hide or show the trace timeline"),
+        Binding("f3", "toggle_timeline", "Timeline", show=False, tooltip="Hide or show the trace timeline"),
         Binding("f4", "focus_problems", "Problems",
                 tooltip="Go to the problems list (Enter jumps to the field)"),
         Binding("escape", "back", "Back", tooltip="Back to the trace browser (or quit)"),
@@ -96,7 +96,7 @@ class PromoteScreen(Screen):
                     with TabPane("Diff", id="diff"):
                         yield YamlPreview(id="yaml-diff")
                 yield ProblemsPanel(id="problems")
-        yield Footer()
+        yield Footer(compact=True)  # every key fits in 80 columns; the palette has them all
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.session.case.id} · {self.session.target().name}"

@@ -30,6 +30,7 @@ class FilterBar(Horizontal):
         super().__init__(**kwargs)
         self._agents: tuple[str, ...] = ()
         self._tools: tuple[str, ...] = ()
+        self._offered: tuple[list[str], list[str]] | None = None
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter text (/)", id="filter-text")
@@ -38,7 +39,20 @@ class FilterBar(Horizontal):
         yield Checkbox("errors only", id="filter-errors")
 
     def set_choices(self, agents: list[str], tools: list[str]) -> None:
-        """Offer these agents and tools (called as turns stream in; a chosen value is kept)."""
+        """Offer these agents and tools (called as turns stream in; a chosen value is kept).
+
+        A Select's options are rebuilt only when one of them is focused (or at once when one is):
+        rebuilding them lays the screen out again, a frame lost each time while turns stream in."""
+        self._offered = (agents, tools)
+        if isinstance(self.screen.focused, Select):
+            self._apply_choices()
+
+    def on_descendant_focus(self, event) -> None:
+        if isinstance(event.widget, Select) and self._offered is not None:
+            self._apply_choices()
+
+    def _apply_choices(self) -> None:
+        agents, tools = self._offered or ((), ())
         for select, known, new in ((self.query_one("#filter-agent", Select), "_agents", agents),
                                    (self.query_one("#filter-tool", Select), "_tools", tools)):
             choices = tuple(sorted(new))

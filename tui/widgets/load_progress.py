@@ -1,18 +1,26 @@
-"""How far loading is: turns read, traces scrubbed, and a bar while there is work left."""
+"""How far loading is: turns read, traces scrubbed, and a bar while there is work left.
+
+One line drawn by `render` alone: a change repaints this line and never asks the screen for a new
+layout (a `Label.update` does, and on a screen with a big table that costs a frame each time).
+"""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.widgets import Label, ProgressBar
+from rich.text import Text
+from textual.widget import Widget
+
+BAR = 20
 
 
-class LoadProgress(Horizontal):
+class LoadProgress(Widget):
     """A line under the table; the bar shows scrubbing progress and goes once everything is done."""
 
-    def compose(self) -> ComposeResult:
-        yield Label("reading…", id="load-label")
-        yield ProgressBar(total=None, show_eta=False, id="load-bar")
+    DEFAULT_CSS = "LoadProgress { height: 1; }"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.text = "reading…"
+        self.fraction: float | None = 0.0
 
     def show(self, turns: int, traces: int, scrubbed: int, reading_done: bool, scrubbing_done: bool,
              error: str | None = None) -> None:
@@ -20,7 +28,16 @@ class LoadProgress(Horizontal):
         text = f"{turns} turn(s) {stage} · {scrubbed}/{traces} trace(s) scrubbed"
         if error:
             text += f" · {error}"
-        self.query_one("#load-label", Label).update(text)
-        bar = self.query_one("#load-bar", ProgressBar)
-        bar.update(total=max(traces, 1), progress=scrubbed)
-        bar.display = not (reading_done and scrubbing_done)
+        fraction = None if reading_done and scrubbing_done else scrubbed / max(traces, 1)
+        if (text, fraction) != (self.text, self.fraction):
+            self.text, self.fraction = text, fraction
+            self.refresh()
+
+    def render(self) -> Text:
+        line = Text(self.text, style="dim" if self.fraction is None else "", no_wrap=True, overflow="ellipsis")
+        if self.fraction is not None:
+            done = round(self.fraction * BAR)
+            line.append("  ")
+            line.append("━" * done, style="bold green")
+            line.append("━" * (BAR - done), style="grey37")
+        return line
