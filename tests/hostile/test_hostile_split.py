@@ -172,3 +172,15 @@ def test_the_same_text_under_another_key_rule_is_read_again(engine) -> None:
     assert engine.scrub_value(text, engine.new_context(), key="email").startswith("<EMAIL_ADDRESS_")
     out = engine.scrub_value(text, engine.new_context(), key="gen_ai.input.messages")
     assert "greg.hallman" not in out and "@example.com" not in out and "today" in out
+
+
+def test_a_split_value_takes_the_placeholder_of_the_whole_value(engine) -> None:
+    ctx = engine.new_context()
+    message = json.dumps([{"role": "user", "parts": [{"type": "text", "content": "Write to greg.hallman"},
+                                                     {"type": "text", "content": "@example.com today"}]}])
+    items = [(ctx, "gen_ai.input.messages", message),
+             (ctx, "gen_ai.tool.call.result", json.dumps({"contact": "greg.hallman@example.com"}))]
+    parts_out, result_out = engine.scrub_items(items, learn=True).values
+    contents = [part["content"] for part in json.loads(parts_out)[0]["parts"]]
+    token = json.loads(result_out)["contact"]
+    assert token.startswith("<EMAIL_ADDRESS_") and contents == [f"Write to {token}", f"{token} today"]
