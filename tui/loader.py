@@ -61,7 +61,7 @@ def serve(paths: list[Path], repo_start: Path | None, requests: Any, results: An
                     batch, sent = [], time.monotonic()
                     first_sent.set()
         except PromoteError as exc:
-            results.put(("error", str(exc)))
+            results.put(("error", str(_scrubbed(exc))))
         except Exception as exc:  # noqa: BLE001 - the type only: a message could carry trace content
             results.put(("error", f"cannot read the exports ({type(exc).__name__})"))
         finally:
@@ -92,6 +92,16 @@ def serve(paths: list[Path], repo_start: Path | None, requests: Any, results: An
     results.put(("scrubbed", [u for item in done for u in snippet_updates(item, duplicate)], done))
     reader.join()
     results.put(("scrub_done", None))
+
+
+def _scrubbed(error: Any) -> Any:
+    """A read error that quotes the input (a bad id, a span name) passes the scrubber like the data."""
+    if not error.quotes_input:
+        return error
+    from promote.scrub_trace import scrubbed_error
+    from tui import seams
+
+    return scrubbed_error(error, seams.engine())
 
 
 def _duplicate_finder(repo: Any):
