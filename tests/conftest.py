@@ -37,3 +37,27 @@ def run_cli(*args: str, stdin: bytes | None = None, cwd: Path = ROOT) -> subproc
         cwd=cwd,
         timeout=600,
     )
+
+
+def string_leaves(doc: object) -> list[str]:
+    """Every string in a decoded JSON document, JSON held inside strings decoded too (in document order)."""
+    out: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, str):
+            out.append(node)
+            if node[:1] in "[{":
+                try:
+                    walk(json.loads(node))
+                except ValueError:
+                    pass
+
+    walk(doc)
+    return out
+

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,8 @@ from scrubbers.gates import (
     international_phone_min_digits,
     phone_min_digits,
 )
+from tests.conftest import TRACES, string_leaves
 
-TRACES = Path(__file__).resolve().parent.parent / "fixtures" / "traces"
 CRAFTED = [
     "call me at +43 1234 or +1 (415) 555-0134, fax 0494 92 82 32",
     "ssn 512-44-7723, card 4111 1111 1111 1111, routing 021000021, acct 000123456789",
@@ -30,26 +29,10 @@ CRAFTED = [
 def _texts() -> list[str]:
     """Every string leaf of the fixture traces (decoded JSON too), plus crafted texts of every kind."""
     texts: list[str] = list(CRAFTED)
-
-    def walk(node: object) -> None:
-        if isinstance(node, dict):
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-        elif isinstance(node, str):
-            texts.append(node)
-            if node[:1] in "{[":
-                try:
-                    walk(json.loads(node))
-                except ValueError:
-                    pass
-
     for path in sorted(TRACES.glob("*.otlp.jsonl")):
         for line in path.read_text().splitlines():
             if line.strip():
-                walk(json.loads(line))
+                texts += string_leaves(json.loads(line))
     return list(dict.fromkeys(texts))
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from promote.batch.run import ScrubOptions, scrub_exports
-from tests.conftest import TRACES
+from tests.conftest import TRACES, string_leaves
 
 REPLY = ("Elena, you have 48.0 hours of PTO left. Thanks for asking, Elena.\n"
          "Namespace: observability\nRevision: 3\nStatus: deployed\n"
@@ -83,26 +83,7 @@ def scrubbed(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 
 def _decoded(text: str) -> str:
     """Every string in the export, JSON strings inside strings decoded too, one per line."""
-    out: list[str] = []
-
-    def walk(node) -> None:
-        if isinstance(node, dict):
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-        elif isinstance(node, str):
-            out.append(node)
-            if node[:1] in "[{":
-                try:
-                    walk(json.loads(node))
-                except ValueError:
-                    pass
-
-    for line in text.splitlines():
-        walk(json.loads(line))
-    return "\n".join(out)
+    return "\n".join(leaf for line in text.splitlines() for leaf in string_leaves(json.loads(line)))
 
 
 @pytest.mark.parametrize("value", PLANTED)
