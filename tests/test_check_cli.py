@@ -6,7 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conftest import GOLDEN_CASES, TRACES, run_cli
+from tests.conftest import GOLDEN_CASES, TRACES, run_cli
 
 EXPECTED = json.loads((TRACES / "expected.json").read_text(encoding="utf-8"))
 PLANTED = [item["value"] for item in EXPECTED["planted_pii"]]

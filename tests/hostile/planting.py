@@ -76,3 +76,12 @@ def spans_of(doc: dict) -> list[dict]:
 
 def string(value: str) -> dict[str, Any]:
     return {"stringValue": value}
+
+
+def scrub_all(planted: dict[Any, Path], out: Path) -> dict[Any, Path]:
+    """`promote scrub` of every planted export into `out` (one worker), by the same keys."""
+    from promote.batch.run import ScrubOptions, scrub_exports
+
+    scrub_exports([str(path) for path in planted.values()], str(out), ScrubOptions(workers=1))
+    return {row: out / path.name for row, path in planted.items()}
+

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from promote.batch.run import ScrubOptions, scrub_exports
 from promote.draft import DraftOptions, draft_from_export
 from promote.draft.export import draft_text
 from promote.errors import PromoteError
@@ -23,7 +22,7 @@ from promote.ingest import Record, open_export, write_export
 from promote.listing import list_traces
 from promote.scrub_trace import scrub_trace
 from tests.conftest import TRACES
-from tests.hostile.planting import VALUES, leaked, output_text
+from tests.hostile.planting import VALUES, leaked, output_text, scrub_all
 
 SOURCE = TRACES / "adk2.otlp.jsonl"
 TRACE = "6ba1f49a4e0b98a257a16cb62edefd94"
@@ -108,17 +107,8 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def engine():
-    from promote import scrubbing
-
-    return scrubbing.engine()
-
-
-@pytest.fixture(scope="module")
 def scrubbed(planted: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("disguised-scrubbed")
-    scrub_exports([str(path) for path in planted.values()], str(out), ScrubOptions(workers=1))
-    return {row: out / path.name for row, path in planted.items()}
+    return scrub_all(planted, tmp_path_factory.mktemp("disguised-scrubbed"))
 
 
 def _assert_planted(path: Path, row: str) -> dict[str, str]:

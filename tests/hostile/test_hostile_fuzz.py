@@ -15,7 +15,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from promote import scrubbing
 from promote.batch.blocks import BlockJob, scrub_block
 from promote.ingest import Record, iter_spans
 from tests.conftest import TRACES
@@ -56,11 +55,6 @@ PLACES: dict[str, Callable[[dict, dict, str], None]] = {
     "unknown field": lambda doc, span, text: span.update(comment=text),
     "status message": lambda doc, span, text: span.update(status={"code": 2, "message": text}),
 }
-
-
-@pytest.fixture(scope="module")
-def engine():
-    return scrubbing.engine()
 
 
 def _scrub(engine, doc: dict) -> bytes:

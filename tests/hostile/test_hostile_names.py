@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from promote.batch.run import ScrubOptions, scrub_exports
 from promote.draft import DraftOptions, draft_from_export
 from promote.draft.export import draft_text
 from promote.ingest import Record, open_export, write_export
 from promote.listing import list_traces
 from promote.scrub_trace import scrub_trace
-from tests.hostile.planting import leaked, output_text
+from tests.hostile.planting import leaked, output_text, scrub_all
 from tests.hostile.test_hostile_disguises import SOURCE, TRACE, _plant, write_planted
 
 ROWS = {
@@ -41,17 +40,8 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def engine():
-    from promote import scrubbing
-
-    return scrubbing.engine()
-
-
-@pytest.fixture(scope="module")
 def scrubbed(planted: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("names-scrubbed")
-    scrub_exports([str(path) for path in planted.values()], str(out), ScrubOptions(workers=1))
-    return {row: out / path.name for row, path in planted.items()}
+    return scrub_all(planted, tmp_path_factory.mktemp("names-scrubbed"))
 
 
 @pytest.mark.parametrize("row", ROWS)

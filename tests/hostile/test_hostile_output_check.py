@@ -13,7 +13,6 @@ import json
 
 import pytest
 
-from promote import scrubbing
 from promote.batch.blocks import BlockJob, scrub_block
 from promote.ingest import Record
 from tests.conftest import TRACES
@@ -21,11 +20,6 @@ from tests.hostile.planting import VALUES, leaked, spans_of
 
 LINE = (TRACES / "adk2.otlp.jsonl").read_text().splitlines()[0]
 UNREAD = "zyxo qwvern"  # nothing recognises it: only its place says it is no time
-
-
-@pytest.fixture(scope="module")
-def engine():
-    return scrubbing.engine()
 
 
 def _scrub(engine, doc: dict) -> tuple[str, dict]:

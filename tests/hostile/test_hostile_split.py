@@ -109,13 +109,6 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], P
 
 
 @pytest.fixture(scope="module")
-def engine():
-    from promote import scrubbing
-
-    return scrubbing.engine()
-
-
-@pytest.fixture(scope="module")
 def scrubbed(planted: dict[tuple[str, str], Path], tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("split-scrubbed")
     scrub_exports([str(path) for path in planted.values()], str(out), ScrubOptions(workers=1))

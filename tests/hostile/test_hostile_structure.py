@@ -11,7 +11,6 @@ import json
 
 import pytest
 
-from promote import scrubbing
 from tests.hostile.planting import VALUES, leaked
 
 ROWS = {
@@ -28,11 +27,6 @@ ROWS = {
 }
 PLANTED = {"name": VALUES["name"], "email": VALUES["email"], "ssn": VALUES["ssn"], "card": VALUES["card"]}
 EXTRA = ("512447723", "4155550134", "4111111111111111", "gregory_hallman", "GREGORY_HALLMAN")
-
-
-@pytest.fixture(scope="module")
-def engine():
-    return scrubbing.engine()
 
 
 def _padded(value: dict) -> str:
