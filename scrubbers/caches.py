@@ -63,5 +63,25 @@ class SizedCache:
             self._held -= self._weight(*self._values.popitem(last=False))
 
 
+class Sightings:
+    """Whether a key was seen before, for the last `size` keys (by hash: a collision only means a
+    value is treated as seen, which costs memory, never correctness)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._seen: OrderedDict[int, None] = OrderedDict()
+
+    def again(self, key: Any) -> bool:
+        """True when `key` was seen before; records it either way."""
+        token = hash(key)
+        if token in self._seen:
+            self._seen.move_to_end(token)
+            return True
+        self._seen[token] = None
+        if len(self._seen) > self.size:
+            self._seen.popitem(last=False)
+        return False
+
+
 def _digest(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import regex
 
 from scrubbers.analysis import BLOB, Analyzer, Detection, quiet_presidio_logs
-from scrubbers.caches import SizedCache
+from scrubbers.caches import SizedCache, Sightings
 from scrubbers.detector import Detector
 from scrubbers.context import PLACEHOLDER, ScrubContext
 from scrubbers.disguise import view_of
@@ -37,6 +37,7 @@ _KNOWN_SCORE = 0.88  # above NER (0.85), below strong patterns: a typed match na
 _PLAN_CACHE_MAX_TEXT = 20_000
 _PLAN_CACHE_CHARS = 1_000_000
 _FILLED_MAX = 10_000
+_SPLICED_SIGHTINGS = 4_096  # spliced values remembered (by hash) to tell the repeated ones
 
 Item = tuple[ScrubContext, "str | None", Any]
 
@@ -72,6 +73,7 @@ class ScrubEngine:
         self._filled: dict[Any, str] = {}  # changed spliced members' texts, for one `scrub_many` call
         # plans of strings up to _PLAN_CACHE_MAX_TEXT characters (system prompts, tool schemas, history)
         self._plans = SizedCache(_PLAN_CACHE_CHARS, lambda key, plan: plan.size)
+        self._spliced_seen = Sightings(_SPLICED_SIGHTINGS)
         self._output_check = OutputCheck()
         self._safe = frozenset(self.policy.safe_attributes)
         self._safe_prefixes = tuple(self.policy.safe_attribute_prefixes)
@@ -204,7 +206,10 @@ class ScrubEngine:
         plan = self._plans.get(cache_key)
         if plan is None:
             plan = self._builder.value(value, key)
-            if plan.parts is None:  # a spliced request: its members are shared already, it never repeats
+            # A spliced value is cached from its second sighting on: a model request is seen once (each
+            # call adds to the conversation, and its members are shared already), while tool
+            # declarations come back in every call of every trace.
+            if plan.parts is None or self._spliced_seen.again(cache_key):
                 self._plans.put(cache_key, plan)
         return plan
 

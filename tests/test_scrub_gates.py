@@ -1,4 +1,4 @@
-"""Recognizer gates skip work, never results: a gated recognizer finds what it finds without its gate."""
+"""Recognizer gates and the grouped context step skip work, never results (same findings as without)."""
 
 from __future__ import annotations
 
@@ -81,3 +81,27 @@ def test_phone_gate_counts_the_shortest_valid_numbers() -> None:
     assert international_phone_min_digits() == INTERNATIONAL_PHONE_MIN_DIGITS
     assert phone_min_digits(["US"]) == 6  # a 4-digit Austrian or German number with its country code
     assert phone_min_digits(["US", "NU"]) == 4  # Niue's 4-digit numbers in national format
+
+
+def test_the_grouped_context_step_gives_presidios_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    from presidio_analyzer import AnalyzerEngine
+
+    analyzer = engine().analyzer
+    presidio = analyzer.engine
+    assert type(presidio)._enhance_using_context is not AnalyzerEngine._enhance_using_context
+    texts = [text for text in _texts() if text.strip()] + ["driver license A1234567", "my passport: 912803456"]
+    artifacts = [found for _, found in analyzer.nlp_engine.process_batch(texts, "en")]
+
+    def results() -> list[list[tuple]]:
+        return [[(r.entity_type, r.start, r.end, round(r.score, 6))
+                 for r in presidio.analyze(text, "en", entities=analyzer.entities, nlp_artifacts=found)]
+                for text, found in zip(texts, artifacts)]
+
+    grouped = results()
+    assert sum(map(len, grouped)) > 200
+    with monkeypatch.context() as patch:
+        patch.setattr(type(presidio), "_enhance_using_context", AnalyzerEngine._enhance_using_context)
+        assert results() == grouped
+        # the texts exercise the context step: without it some scores differ
+        patch.setattr(presidio.context_aware_enhancer, "enhance_using_context", lambda *a, **k: k["raw_results"])
+        assert results() != grouped

@@ -76,3 +76,22 @@ def test_numbers_in_a_spliced_string_are_copied_not_planned_unless_a_key_makes_t
     out = json.loads(engine.scrub_value(text, engine.new_context(), key="tool.result"))
     assert out == {"embedding": [0.125] * 300, "account_number": "<US_BANK_NUMBER_1>", "note": "<PERSON_1> called"}
     assert engine._builder.splicer.member_chars < 100  # the 300 numbers took no member plans
+
+
+def test_a_spliced_value_that_comes_back_is_planned_twice_at_most(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tool declarations come back in every model call of every trace; a model request is seen once.
+    engine = ScrubEngine()
+    tools = json.dumps([{"name": f"lookup_{i}", "description": "Looks up the policy of a state. " * 4,
+                         "parameters": {"type": "object", "properties": {"state": {"type": "string"}}}}
+                        for i in range(20)])
+    assert len(tools) > splice_module.SPLICE_MIN_CHARS
+    built: list[str] = []
+    build = engine._builder.value
+    monkeypatch.setattr(engine._builder, "value", lambda value, key: built.append(value) or build(value, key))
+    outputs = [engine.scrub_many([(engine.new_context(), "gen_ai.tool.definitions", tools)])[0] for _ in range(5)]
+    assert outputs == [tools] * 5
+    assert len(built) == 2  # seen once: planned, not kept; seen again: planned and kept
+    requests = [tools.replace("lookup_0", f"lookup_{n}x") for n in range(3)]
+    for request in requests:
+        engine.scrub_many([(engine.new_context(), "gcp.vertex.agent.llm_request", request)])
+    assert built[2:] == requests

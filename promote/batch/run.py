@@ -137,11 +137,11 @@ def scrub_exports(
     resume_log = ResumeLog(Path(output), single=len(inputs) == 1, recipe=recipe) if keep_log else None
     report = ScrubRunReport(workers=options.workers, window=options.window, block_bytes=options.block_bytes,
                             policy=f"{policy.name}@sha256:{policy.sha256}")
-    # This process's engine harvests known values (and scrubs, with one worker); forked workers inherit
-    # it already loaded.
-    engine = make_engine(policy, key)
-    runner = _runner(options, policy, key, engine)
-    with batch_gc():
+    with batch_gc():  # loading the model allocates as much as a block does: the same collector settings
+        # This process's engine harvests known values (and scrubs, with one worker); forked workers
+        # inherit it already loaded.
+        engine = make_engine(policy, key)
+        runner = _runner(options, policy, key, engine)
         _scrub_all(outputs, options, runner, engine, resume_log, report, progress)
     report.seconds = round(time.perf_counter() - started, 3)
     report.spans_per_second = round(report.spans / report.seconds, 1) if report.seconds else 0.0
