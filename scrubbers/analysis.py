@@ -104,7 +104,8 @@ class _NerOnlySpacyEngine(SpacyNlpEngine):
             self.nlp[model["lang_code"]] = nlp
 
     def _doc_to_nlp_artifact(self, doc: Doc, language: str) -> NlpArtifacts:
-        entities, scores = self._get_updated_entities(self._get_entities(doc), self._get_scores_for_entities(doc))
+        entities, scores = self._get_updated_entities(
+            self._get_entities(doc), self._get_scores_for_entities(doc))
         return NlpArtifacts(
             entities=entities,
             tokens=doc,
@@ -127,7 +128,8 @@ class _InPlaceContextEnhancer(LemmaContextAwareEnhancer):
     """Presidio deep-copies every result (with its explanation objects) before boosting scores by context
     words. The results are fresh per call and never read again, so they are boosted in place."""
 
-    def enhance_using_context(self, text, raw_results, nlp_artifacts, recognizers, context=None):  # type: ignore[override]
+    def enhance_using_context(  # type: ignore[override]
+            self, text, raw_results, nlp_artifacts, recognizers, context=None):
         return super().enhance_using_context(text, _Owned(raw_results), nlp_artifacts, recognizers, context)
 
 
@@ -138,7 +140,8 @@ class _GroupedAnalyzerEngine(AnalyzerEngine):
     overrides. Results are grouped once; a recognizer that keeps the default is skipped (the default
     returns its own results unchanged). Same results, same order."""
 
-    def _enhance_using_context(self, text, raw_results, nlp_artifacts, recognizers, context=None):  # type: ignore[no-untyped-def, override]
+    def _enhance_using_context(  # type: ignore[no-untyped-def, override]
+            self, text, raw_results, nlp_artifacts, recognizers, context=None):
         mine: dict[str, list] = {}
         for result in raw_results:
             mine.setdefault(result.recognition_metadata[_RECOGNIZER_ID], []).append(result)
@@ -152,8 +155,8 @@ class _GroupedAnalyzerEngine(AnalyzerEngine):
                                                        nlp_artifacts=nlp_artifacts, context=context)
             results.extend(own)
         return self.context_aware_enhancer.enhance_using_context(
-            text=text, raw_results=results, nlp_artifacts=nlp_artifacts, recognizers=recognizers, context=context
-        )
+            text=text, raw_results=results, nlp_artifacts=nlp_artifacts, recognizers=recognizers,
+            context=context)
 
 
 class _SettledRegistry(RecognizerRegistry):
@@ -164,7 +167,8 @@ class _SettledRegistry(RecognizerRegistry):
         super().__init__(*args, **kwargs)
         self._answers: dict[tuple, list] = {}  # keyed with the recognizer count: adding one asks anew
 
-    def get_recognizers(self, language=None, entities=None, all_fields=False, ad_hoc_recognizers=None):  # type: ignore[no-untyped-def, override]
+    def get_recognizers(  # type: ignore[no-untyped-def, override]
+            self, language=None, entities=None, all_fields=False, ad_hoc_recognizers=None):
         if ad_hoc_recognizers:
             return super().get_recognizers(language, entities, all_fields, ad_hoc_recognizers)
         key = (language, tuple(entities) if entities else None, all_fields, len(self.recognizers))
@@ -199,9 +203,11 @@ class Analyzer:
                     )
                 )
         gate_recognizers(registry.recognizers)
-        self.engine = _GroupedAnalyzerEngine(registry=registry, nlp_engine=self.nlp_engine, supported_languages=[LANGUAGE],
-                                     context_aware_enhancer=_InPlaceContextEnhancer())
-        self.entities = sorted({entity for r in registry.recognizers for entity in r.supported_entities} & wanted)
+        self.engine = _GroupedAnalyzerEngine(registry=registry, nlp_engine=self.nlp_engine,
+                                             supported_languages=[LANGUAGE],
+                                             context_aware_enhancer=_InPlaceContextEnhancer())
+        supported = {entity for r in registry.recognizers for entity in r.supported_entities}
+        self.entities = sorted(supported & wanted)
         self._pattern_recognizers = [r for r in registry.recognizers if isinstance(r, PatternRecognizer)]
         self._min_threshold = min([policy.score_threshold, *policy.entity_thresholds.values()])
         self._allow = frozenset(policy.allow_terms)
@@ -249,7 +255,8 @@ class Analyzer:
             return self._finish(text, self._presidio(text, None))
         found: list[Detection] = []
         for offset, chunk in _chunks(text, self.policy.ner_chunk_chars):
-            found += [d._replace(start=d.start + offset, end=d.end + offset) for d in self._presidio(chunk, None)]
+            found += [d._replace(start=d.start + offset, end=d.end + offset)
+                      for d in self._presidio(chunk, None)]
         return self._finish(text, found)
 
     def analyze_batch(self, texts: list[str]) -> Iterator[tuple[str, list[Detection]]]:
@@ -271,8 +278,8 @@ class Analyzer:
 
     def _presidio(self, text: str, artifacts: NlpArtifacts | None) -> list[Detection]:
         results = self.engine.analyze(
-            text, LANGUAGE, entities=self.entities, score_threshold=self._min_threshold, nlp_artifacts=artifacts
-        )
+            text, LANGUAGE, entities=self.entities, score_threshold=self._min_threshold,
+            nlp_artifacts=artifacts)
         return [Detection(r.start, r.end, r.entity_type, r.score) for r in results]
 
     def _patterns_only(self, text: str) -> list[Detection]:

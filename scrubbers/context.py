@@ -57,8 +57,8 @@ class ScrubContext:
         self._by_first_word: dict[str, list[_Surface]] = {}
         self._first_words: set[str] = set()  # its keys, as a set (set-to-set tests walk the smaller one)
         self.memo: dict[str | tuple[str, str], tuple[str | None, tuple[str, ...], int]] = {}
-        """Output by text (prose) or (entity, text) (whole values), for this context's state; the engine fills it, any change
-        empties it."""
+        """Output by text (prose) or (entity, text) (whole values), for this context's state; the engine
+        fills it, any change empties it."""
         self._remembered: set[tuple[str, str, bool]] = set()
         self.learned: set[str] = set()
         """Texts whose detections were already remembered (the engine's learn pass skips them)."""
@@ -147,7 +147,8 @@ class ScrubContext:
         self._register_name(normalise(PERSON, name))
         for part in {words[0], words[-1]}:
             part = part.strip(_EDGE_PUNCTUATION)
-            if len(part) >= 3 and part[0].isupper() and part not in self._stopwords and part not in self._known:
+            if (len(part) >= 3 and part[0].isupper() and part not in self._stopwords
+                    and part not in self._known):
                 # a bare first/last name is matched case-sensitively: "Rose" the person, not "rose"
                 self._add_known(part, PERSON, True)
 

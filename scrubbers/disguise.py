@@ -36,7 +36,8 @@ OWN_PLACEHOLDER = PLACEHOLDER
 # A base64 candidate: a token of 8+ base64 characters with a digit, symbol or padding and two capitals in it
 # (the lookaheads cannot leave the token), so that words and hex ids are not even tried. Base64 of digits
 # and spaces (a card number) holds no digit of its own: its padding gives it away.
-_B64 = regex.compile(r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/_-]*[0-9+/_=-])(?=[a-z0-9+/_-]*[A-Z][A-Za-z0-9+/_-]*[A-Z])"
+_B64 = regex.compile(r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/_-]*[0-9+/_=-])"
+                     r"(?=[a-z0-9+/_-]*[A-Z][A-Za-z0-9+/_-]*[A-Z])"
                      r"[A-Za-z0-9+/_-]{8,}={0,2}(?![A-Za-z0-9+/=_-])")
 _LATIN_WORD = regex.compile(r"\w*[a-zA-Z]\w*")
 
@@ -115,8 +116,10 @@ def view_of(text: str) -> View:
                 # a value found in it takes the whole wrapper with it
                 words = match.group("inner").split("_")
                 joined = words[0].capitalize()
-                for before, word in zip(words, words[1:]):  # E_88645 reads "E-88645", GREG_HALLMAN "Greg Hallman"
-                    joined += ("-" if before[-1:].isalpha() and word[:1].isdigit() else " ") + word.capitalize()
+                # E_88645 reads "E-88645", GREG_HALLMAN "Greg Hallman"
+                for before, word in zip(words, words[1:]):
+                    glue = "-" if before[-1:].isalpha() and word[:1].isdigit() else " "
+                    joined += glue + word.capitalize()
                 emit(f" {joined} ", start, stop)
         else:
             emit(unicodedata.normalize("NFKC", match.group()), start, stop)
@@ -164,10 +167,12 @@ def _looks_encoded(token: str) -> bool:
     if len(body) % 4 == 1:
         return False
     if token.endswith("=") and len(token) % 4 == 0:
-        return True  # padded to a whole number of quads: words and ids are not (digits encode to few lowercase)
+        # padded to a whole number of quads: words and ids are not (digits encode to few lowercase)
+        return True
     upper = sum(1 for ch in body if ch.isupper())
     lower = sum(1 for ch in body if ch.islower())
-    return upper >= 2 and lower >= 2 and (token.endswith("=") or any(ch.isdigit() or ch in "+/_-" for ch in body))
+    return upper >= 2 and lower >= 2 and (
+        token.endswith("=") or any(ch.isdigit() or ch in "+/_-" for ch in body))
 
 
 def decode_base64_text(token: str) -> str | None:

@@ -19,19 +19,17 @@ from typing import Any, NamedTuple
 
 import regex
 
-from scrubbers.analysis import BLOB, Analyzer, Detection, quiet_presidio_logs
+from scrubbers.analysis import Analyzer, Detection, quiet_presidio_logs
 from scrubbers.caches import SizedCache, Sightings
 from scrubbers.detector import Detector
-from scrubbers.context import PLACEHOLDER, ScrubContext
-from scrubbers.disguise import view_of
+from scrubbers.context import ScrubContext
 from scrubbers.joins import Joiner
 from scrubbers.output_check import OutputCheck
 from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder, fill
 from scrubbers.policy import LoadedPolicy, load_policy
+from scrubbers.replacing import KNOWN_SCORE, Done, folded_words, rank, replace_found, replace_whole
 from scrubbers.report import ScrubReport
 
-_WORD = regex.compile(r"\w+")
-_KNOWN_SCORE = 0.88  # above NER (0.85), below strong patterns: a typed match names the entity
 # Plans of strings up to this size are cached across calls (system prompts, tool schemas, repeated
 # history); the budget bounds the cache by the characters it holds, so memory stays flat.
 _PLAN_CACHE_MAX_TEXT = 20_000
@@ -47,8 +45,6 @@ class Scrubbed(NamedTuple):
 
     values: list[Any]
     report: ScrubReport
-Done = tuple["str | None", tuple[str, ...], int]
-"""A leaf's result: its output (None: unchanged), the entity of each replacement, blobs redacted."""
 
 
 class ScrubEngine:
@@ -303,7 +299,7 @@ class ScrubEngine:
         done = ctx.memo.get(key)
         if done is None:
             version = ctx.version
-            done = self._whole(leaf, ctx) if leaf.kind == WHOLE else self._prose(leaf, ctx)
+            done = replace_whole(leaf, ctx) if leaf.kind == WHOLE else self._prose(leaf, ctx)
             if done is None:  # analysis failed: fail closed
                 report.redacted_on_error += 1
                 return REDACTED
@@ -320,15 +316,6 @@ class ScrubEngine:
         # changed and keeps the enclosing JSON as it was, without re-encoding it.
         return leaf.text if output is None else output
 
-    def _whole(self, leaf: Leaf, ctx: ScrubContext) -> Done:
-        """A value under a personal key: one placeholder for all of it."""
-        if PLACEHOLDER.fullmatch(leaf.text.strip()):
-            return None, (), 0
-        entity = leaf.entity or ""
-        token = ctx.placeholder(entity, leaf.text)
-        ctx.remember(entity, leaf.text)
-        return token, (entity,), 0
-
     def _prose(self, leaf: Leaf, ctx: ScrubContext) -> Done | None:
         """Prose: what the analyzer and the trace's known values find in it, read through its disguises
         (`scrubbers.disguise`) and replaced in the original; None when analysis failed."""
@@ -343,52 +330,20 @@ class ScrubEngine:
             found = [Detection(*view.span(d.start, d.end), d.entity, d.score) for d in found]
             known = [(*view.span(start, end), entity) for start, end, entity in known]
         # A new list: `found` may be the analysis cache's own, shared by every trace that writes this text.
-        found = found + [Detection(start, end, entity, _KNOWN_SCORE) for start, end, entity in known]
+        found = found + [Detection(start, end, entity, KNOWN_SCORE) for start, end, entity in known]
         surfaces: dict[tuple[int, int], str] = {}
         for decoded in view.decoded:  # base64 of text: scanned decoded, redacted whole on a hit
             hits = self.detections(decoded.text)
             if hits is None:
                 return None
-            hits = hits + [Detection(start, end, entity, _KNOWN_SCORE) for start, end, entity
-                           in ctx.known_matches(decoded.text, frozenset(_words(decoded.text)))]
+            hits = hits + [Detection(start, end, entity, KNOWN_SCORE) for start, end, entity
+                           in ctx.known_matches(decoded.text, frozenset(folded_words(decoded.text)))]
             if hits:
-                best = max(hits, key=_rank)
+                best = max(hits, key=rank)
                 found.append(Detection(decoded.start, decoded.end, best.entity, best.score))
                 surfaces[(decoded.start, decoded.end)] = decoded.text[best.start : best.end]
-        output, entities, blobs = self._replace(leaf.text, leaf.blobs + found, ctx, surfaces)
+        output, entities, blobs = replace_found(leaf.text, leaf.blobs + found, ctx, surfaces)
         return None if output is leaf.text else output, entities, blobs
-
-    def _replace(self, text: str, found: list[Detection], ctx: ScrubContext,
-                 surfaces: dict[tuple[int, int], str] | None = None) -> tuple[str, tuple[str, ...], int]:
-        """(output, entity of each replacement, blobs redacted): overlapping detections merge, the best names it.
-
-        A replaced value is known by what it says (its disguises taken off, or what its base64 decodes
-        to, from `surfaces`), so a disguised copy gets the placeholder of the plain one."""
-        if not found:
-            return text, (), 0
-        groups: list[list[Any]] = []  # [start, end, best detection]
-        for d in sorted(found, key=lambda d: (d.start, -d.end)):
-            if groups and d.start < groups[-1][1]:
-                group = groups[-1]
-                group[1] = max(group[1], d.end)
-                if _rank(d) > _rank(group[2]):
-                    group[2] = d
-            else:
-                groups.append([d.start, d.end, d])
-        pieces, position, entities, blobs = [], 0, [], 0
-        for start, end, best in groups:
-            if best.entity == BLOB:
-                token = "<BLOB>"
-                blobs += 1
-            else:
-                surface = (surfaces or {}).get((start, end)) or view_of(text[start:end]).text
-                token = ctx.placeholder(best.entity, surface)
-                ctx.remember(best.entity, surface, detected=best.score != _KNOWN_SCORE)
-                entities.append(best.entity)
-            pieces += [text[position:start], token]
-            position = end
-        pieces.append(text[position:])
-        return "".join(pieces), tuple(entities), blobs
 
     # analysis ------------------------------------------------------------------------------------------
     def _analyze(self, plans: list[Plan | None]) -> None:
@@ -423,11 +378,3 @@ def _unsettled(plan: Plan) -> Iterator[Leaf]:
             yield from _unsettled(part)
     else:
         yield from plan.leaves
-
-
-def _words(text: str) -> Iterator[str]:
-    return (word.casefold() for word in _WORD.findall(text))
-
-
-def _rank(d: Detection) -> tuple[bool, float, int]:
-    return (d.entity == BLOB, d.score, d.end - d.start)

@@ -34,10 +34,12 @@ SCHEMA_POSITIONS = frozenset({
     "output_schema", "outputSchema", "response_schema", "responseSchema", "response_json_schema",
     "responseJsonSchema", "json_schema", "jsonSchema"})
 """Keys of a tool declaration whose value is a schema."""
-_SUB_SCHEMA = {"items": SCHEMA, "additionalProperties": SCHEMA, "additional_properties": SCHEMA, "not": SCHEMA,
-               "contains": SCHEMA, "properties": SCHEMA_MAP, "patternProperties": SCHEMA_MAP, "$defs": SCHEMA_MAP,
-               "definitions": SCHEMA_MAP, "anyOf": SCHEMA_LIST, "oneOf": SCHEMA_LIST, "allOf": SCHEMA_LIST,
-               "any_of": SCHEMA_LIST, "one_of": SCHEMA_LIST, "all_of": SCHEMA_LIST, "prefixItems": SCHEMA_LIST}
+_SUB_SCHEMA = {
+    "items": SCHEMA, "additionalProperties": SCHEMA, "additional_properties": SCHEMA, "not": SCHEMA,
+    "contains": SCHEMA, "properties": SCHEMA_MAP, "patternProperties": SCHEMA_MAP, "$defs": SCHEMA_MAP,
+    "definitions": SCHEMA_MAP, "anyOf": SCHEMA_LIST, "oneOf": SCHEMA_LIST, "allOf": SCHEMA_LIST,
+    "any_of": SCHEMA_LIST, "one_of": SCHEMA_LIST, "all_of": SCHEMA_LIST, "prefixItems": SCHEMA_LIST,
+}
 _SCHEMA_WITHOUT_TYPE = frozenset({"$ref", "anyOf", "oneOf", "allOf", "any_of", "one_of", "all_of"})
 _PERSON = "PERSON"
 
@@ -67,7 +69,8 @@ class KeyRules:
         self._plain_key = regex.compile(shape).fullmatch if shape else (lambda key: None)
         self._plain_cache: dict[str, bool] = {}
 
-    def node(self, key: str | None, hint: Any, members: Iterable[str], kind: Any, size: int, position: int) -> Node:
+    def node(self, key: str | None, hint: Any, members: Iterable[str], kind: Any, size: int,
+             position: int) -> Node:
         """The rule for an object under `key` (its own key rule `hint`) with these member names."""
         names = members if isinstance(members, (set, frozenset, dict)) else set(members)
         schema = position == SCHEMA and (is_schema(kind, size) or not _SCHEMA_WITHOUT_TYPE.isdisjoint(names))

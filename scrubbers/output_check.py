@@ -34,7 +34,8 @@ class OutputCheck:
         found = ctx.checked.get(text)
         if found is None:
             found = (numbers is not None and numbers.search(text)) or (
-                values is not None and any(values.search(reading, words) for reading, words in self._read(text)))
+                values is not None
+                and any(values.search(reading, words) for reading, words in self._read(text)))
             if len(ctx.checked) > CHECKED_MAX:
                 ctx.checked.clear()
             ctx.checked[text] = found

@@ -81,7 +81,8 @@ class Leaf:
 
     @property
     def words(self) -> frozenset[str]:
-        """Case-folded word tokens of the masked text: a known value can only occur where its first word does."""
+        """Case-folded word tokens of the masked text: a known value can only occur where its first word
+        does."""
         if self._words is None:
             view = self.view
             texts = [view.text, *(decoded.text for decoded in view.decoded)]
@@ -107,8 +108,10 @@ class Nested:
 
     __slots__ = ("template", "encode", "original", "start", "end", "rewrite")
 
-    def __init__(self, template: Any, encode: Encoder, original: str, start: int, end: int, rewrite: bool = False):
-        self.template, self.encode, self.original, self.start, self.end = template, encode, original, start, end
+    def __init__(self, template: Any, encode: Encoder, original: str, start: int, end: int,
+                 rewrite: bool = False):
+        self.template, self.encode, self.original = template, encode, original
+        self.start, self.end = start, end
         self.rewrite = rewrite  # the original holds what the decoded value does not (a duplicate key)
 
 
@@ -127,7 +130,8 @@ class Plan:
 
     __slots__ = ("template", "leaves", "size", "nested", "source", "dirty", "parts", "_words", "_texts")
 
-    def __init__(self, template: Any, leaves: list[Leaf], size: int, nested: int = 0, source: str | None = None):
+    def __init__(self, template: Any, leaves: list[Leaf], size: int, nested: int = 0,
+                 source: str | None = None):
         self.template, self.leaves = template, leaves
         self.size = size  # characters of the source text, for the cache's budget
         self.nested = nested  # strings in it that held JSON or a repr
@@ -211,7 +215,8 @@ class PlanBuilder:
             return Plan(text, [], 0)
         text, fixed = _valid_unicode(text)
         if hint is not None and not self.analyzer.hint_exempt(text):
-            return Plan(self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed), self.state.leaves, len(text))
+            whole = self._leaf(WHOLE, text, entity=hint[0], fixed_unicode=fixed)
+            return Plan(whole, self.state.leaves, len(text))
         return Plan(self._prose_leaf(text, fixed), self.state.leaves, len(text))
 
     def _leaf(self, kind: int, text: str, **options: Any) -> Hole:
@@ -232,7 +237,8 @@ class PlanBuilder:
         leaves.append(leaf)
         return Hole(len(leaves) - 1)
 
-    def walk(self, value: Any, key: str | None, hint: tuple[str, bool] | None, depth: int, position: int) -> Any:
+    def walk(self, value: Any, key: str | None, hint: tuple[str, bool] | None, depth: int,
+             position: int) -> Any:
         """The template of `value` (under `key`, with key rule `hint`, at `depth` and schema `position`)."""
         if depth > self.policy.max_depth:
             return self._leaf(CONST, REDACTED, counter="too_deep")
@@ -243,7 +249,8 @@ class PlanBuilder:
             return self._dict(value, key, hint, depth, position)
         if kind is list or isinstance(value, (list, tuple)):
             start, inner = len(self.state.leaves), KeyRules.item_position(position)
-            return self._container([self.walk(item, key, hint, depth + 1, inner) for item in value], value, start)
+            items = [self.walk(item, key, hint, depth + 1, inner) for item in value]
+            return self._container(items, value, start)
         if isinstance(value, str):
             return self._string(value, hint, depth)
         if value is None or isinstance(value, bool):
@@ -254,7 +261,8 @@ class PlanBuilder:
             return self._string(bytes(value).decode("utf-8", "surrogateescape"), hint, depth)
         return self._string(str(value), hint, depth)  # unknown objects: their text, scrubbed
 
-    def _dict(self, value: dict, key: str | None, hint: tuple[str, bool] | None, depth: int, position: int) -> Any:
+    def _dict(self, value: dict, key: str | None, hint: tuple[str, bool] | None, depth: int,
+              position: int) -> Any:
         rules = self.rules
         node = rules.node(key, hint, value, value.get("type"), len(value), position)
         start, depth = len(self.state.leaves), depth + 1
@@ -336,7 +344,8 @@ def _fill(template: Any, run: _Filling, base: int) -> Any:
             keys = template.keys
             if keys is None:
                 return {k: _fill(v, run, base) for k, v in node.items()}
-            return {(_fill(keys[k], run, base) if k in keys else k): _fill(v, run, base) for k, v in node.items()}
+            return {(_fill(keys[k], run, base) if k in keys else k): _fill(v, run, base)
+                    for k, v in node.items()}
         walked = [_fill(v, run, base) for v in node]
         return walked if type(template.original) is list else type(template.original)(walked)
     if kind is Nested:

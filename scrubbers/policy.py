@@ -97,7 +97,8 @@ class StructureRules(BaseModel):
     def _known_shapes(self) -> StructureRules:
         unknown = sorted({shape for shape in self.fields.values() if shape not in self.shapes})
         if unknown:
-            raise ValueError(f"structure.fields names shapes that structure.shapes does not define: {', '.join(unknown)}")
+            raise ValueError("structure.fields names shapes that structure.shapes does not define: "
+                             + ", ".join(unknown))
         return self
 
 
@@ -130,7 +131,8 @@ class ScrubPolicy(BaseModel):
     recognizers: RecognizerSettings = RecognizerSettings()
     """Switches of the built-in recognizers (names, international values, paths; `scrubbers/recognizers`)."""
     patterns: list[PatternSpec] = []
-    """Custom recognizers: employee ids, API keys, tokens, street addresses, DOB and bank numbers in context."""
+    """Custom recognizers: employee ids, API keys, tokens, street addresses, DOB and bank numbers in
+    context."""
     key_hints: list[KeyHint] = []
     """JSON keys whose values are removed whole as an entity."""
     key_hint_exempt_values: list[str] = []

@@ -53,7 +53,8 @@ class Cut(NamedTuple):
     pieces: list[Piece]
 
 
-def cut_json(text: str, start: int, levels: int, plain_key: Callable[[str], bool] = lambda key: True) -> Cut | None:
+def cut_json(text: str, start: int, levels: int,
+             plain_key: Callable[[str], bool] = lambda key: True) -> Cut | None:
     """The object or array starting at `text[start]`, cut `levels` deep; None when it is not plain JSON
     or a key at those levels is not `plain_key` (a key that is text is left to the whole-string walk)."""
     try:
@@ -199,12 +200,14 @@ class Splicer:
                 child_key, child_hint, child_position = key, hint, KeyRules.item_position(position)
             pieces.append(text[at : piece.start])
             if piece.cut is not None:
-                pieces.append(self._cut_node(text, piece.cut, child_key, child_hint, depth + 1, child_position))
+                pieces.append(
+                    self._cut_node(text, piece.cut, child_key, child_hint, depth + 1, child_position))
             elif child_hint is None and (piece.value is None or type(piece.value) in (bool, int, float)):
                 pieces.append(text[piece.start : piece.end])  # a plain number or constant: nothing to plan
             else:
                 member_text = text[piece.start : piece.end]
-                pieces.append(self._member(member_text, piece.value, child_key, child_hint, depth + 1, child_position))
+                pieces.append(self._member(member_text, piece.value, child_key, child_hint, depth + 1,
+                                           child_position))
             at = piece.end
         pieces.append(text[at : cut.end])
         original = text[cut.start : cut.end]

@@ -37,7 +37,8 @@ def decode(text: str) -> Decoded | None:
     Nesting too deep to decode raises `ValueError` (never RecursionError), so the caller can redact the
     whole string rather than guess.
     """
-    if not text or (text[0] not in "[{" and not text[0].isspace()) or (text[-1] not in "]}" and not text[-1].isspace()):
+    if (not text or (text[0] not in "[{" and not text[0].isspace())
+            or (text[-1] not in "]}" and not text[-1].isspace())):
         return None  # prose, most of the time: no copy made
     body = text.strip()
     if len(body) < 2 or body[0] not in "[{" or body[-1] not in "]}":

@@ -90,13 +90,18 @@ def cut_blocks(export: Export, window: int, part_compression: str | None, block_
         item_traces = _traces(export, item)
         if items and (len(items) >= window or (block_bytes is not None and (
                 size >= 4 * block_bytes or (size >= block_bytes and not item_traces & traces)))):
-            yield BlockJob(index, export.path, export.format, export.framing, part_compression, items, traces=traces)
+            yield _job(export, index, part_compression, items, traces)
             items, traces, index, size = [], set(), index + 1, 0
         items.append(item)
         traces |= item_traces
         size += len(item.raw) if isinstance(item, Record) else 0
     if items:
-        yield BlockJob(index, export.path, export.format, export.framing, part_compression, items, traces=traces)
+        yield _job(export, index, part_compression, items, traces)
+
+
+def _job(export: Export, index: int, part_compression: str | None, items: list[Record | Skipped],
+         traces: set[str]) -> BlockJob:
+    return BlockJob(index, export.path, export.format, export.framing, part_compression, items, traces=traces)
 
 
 def _traces(codec: RecordCodec, item: Record | Skipped) -> set[str]:
@@ -135,7 +140,8 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
                     continue
                 misfits += 1
             slots.append((position, slot, path))
-    items = [(_context(contexts, slot.trace_id, job, engine), slot.key, slot.value) for _, slot, path in slots]
+    items = [(_context(contexts, slot.trace_id, job, engine), slot.key, slot.value)
+             for _, slot, path in slots]
     # Learn first: every value found anywhere in the block is known to its trace's context before
     # any string is written, so a name detected late (the user's message) is also caught where it
     # came earlier (the root span's output).

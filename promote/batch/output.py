@@ -68,7 +68,8 @@ def check_report_path(report: str, inputs: list[str]) -> Path:
     """The `--report` path, checked before any work: not an input, not a folder, its folder exists."""
     path = Path(report)
     if path.is_dir():
-        raise PromoteError("is a folder", where=report, hint="name the report file, e.g. --report scrub-report.json")
+        raise PromoteError("is a folder", where=report,
+                           hint="name the report file, e.g. --report scrub-report.json")
     if not path.parent.is_dir():
         raise PromoteError("its folder does not exist", where=report, hint=f"create {path.parent} first")
     refuse_inputs_as_targets(inputs, [path], what="report")

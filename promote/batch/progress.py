@@ -23,7 +23,8 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
         def advance(records: int, spans: int) -> None:
             totals["records"] += records
             totals["spans"] += spans
-            progress.update(task, description=f"scrubbing: {totals['spans']} spans, {totals['records']} records")
+            description = f"scrubbing: {totals['spans']} spans, {totals['records']} records"
+            progress.update(task, description=description)
             progress.refresh()
 
         yield advance

@@ -182,8 +182,10 @@ def _scrub_one(source, target, options, runner, known, report, progress) -> File
             if progress is not None:
                 progress(result.records, result.spans)
         if spans == 0:  # what `traces` and `draft` refuse, `scrub` must not copy (nothing is written)
-            first = f"first problem: {first_problem[0]['where']}: {first_problem[0]['why']}" if first_problem \
-                else "the file holds no spans"
+            if first_problem:
+                first = f"first problem: {first_problem[0]['where']}: {first_problem[0]['why']}"
+            else:
+                first = "the file holds no spans"
             raise PromoteError(NOTHING_FOUND, where=source, hint=first)
     return FileSummary(input=source, output=str(target), format=export.format,
                        compression=export.compression, spans=spans, records=records)
@@ -208,7 +210,8 @@ def capped_options(options: ScrubOptions) -> tuple[ScrubOptions, list[str]]:
         notes.append(f"--workers {options.workers} capped to {workers} ({why} on this machine)")
     block = options.block_bytes
     if block is not None and block > MAX_BLOCK_BYTES:
-        notes.append(f"--block-mb {block / (1 << 20):g} capped to {MAX_BLOCK_BYTES >> 20} (memory stays bounded)")
+        notes.append(
+            f"--block-mb {block / (1 << 20):g} capped to {MAX_BLOCK_BYTES >> 20} (memory stays bounded)")
         block = MAX_BLOCK_BYTES
     if options.dask:  # a cluster's workers are the cluster's business
         workers = options.workers
@@ -231,8 +234,9 @@ def _checked(jobs: Iterator[BlockJob], options: ScrubOptions) -> Iterator[BlockJ
         if options.strict:
             for item in job.items:
                 if isinstance(item, Skipped):
-                    raise PromoteError(f"{item.why}", where=item.where,
-                                       hint="--strict stops at the first bad record; drop it to redact bad records whole")
+                    raise PromoteError(
+                        f"{item.why}", where=item.where,
+                        hint="--strict stops at the first bad record; drop it to redact bad records whole")
         yield job
 
 
@@ -273,7 +277,7 @@ def print_summary(report: ScrubRunReport, stream=sys.stderr) -> None:
         + (f"; {len(report.skipped)} bad record(s) redacted whole" if report.skipped else "")
         + (f"; {report.output_check_redacted} field(s) redacted whole by the output check"
            if report.output_check_redacted else "")
-        + (f"; {report.split_traces} trace(s) spread over more than one block (placeholders numbered per block)"
-           if report.split_traces else ""),
+        + (f"; {report.split_traces} trace(s) spread over more than one block"
+           " (placeholders numbered per block)" if report.split_traces else ""),
         file=stream,
     )

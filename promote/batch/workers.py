@@ -103,7 +103,8 @@ class LocalPool:
                 yield pending.popleft().result()
         except BrokenProcessPool:
             raise PromoteError(
-                "a scrub worker process died (killed, out of memory, or a file-size limit); nothing was written",
+                "a scrub worker process died (killed, out of memory, or a file-size limit);"
+                " nothing was written",
                 hint="run again with fewer --workers, or check the machine's limits (ulimit -a)",
             ) from None
 
