@@ -8,7 +8,8 @@ many different users, and a file that repeats one user would let the scrubber's 
 all the work. Everything else (system prompts, tool schemas, the chat history every model call repeats)
 stays byte for byte as ADK wrote it.
 
-    .venv/bin/python -m benchmarks.gen_exports --size-mb 100          # -> benchmarks/data/scrub-100mb-s7.otlp.jsonl
+    # writes benchmarks/data/scrub-100mb-s7.otlp.jsonl
+    .venv/bin/python -m benchmarks.gen_exports --size-mb 100
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ _ID = re.compile(rb'"(traceId|spanId|parentSpanId)":"([0-9a-f]+)"')
 
 @dataclass
 class Template:
-    """One fixture export's lines cut into literal bytes and slots: ('id', old hex) or ('pii', planted value)."""
+    """One fixture export's lines cut into literal bytes and slots: ('id', old hex) or ('pii', planted
+    value)."""
 
     parts: list[bytes | tuple[str, str]]
     spans: int
@@ -66,9 +68,11 @@ class Template:
 def load_templates(sources: tuple[str, ...] = SOURCES) -> tuple[list[Template], list[dict[str, str]]]:
     """One template per fixture export, and `expected.json`'s planted PII (value and type)."""
     planted = json.loads((FIXTURES / "expected.json").read_text())["planted_pii"]
-    values = sorted({p["value"] for p in planted}, key=len, reverse=True)  # longest first: "Maria Gonzalez" before "Maria"
+    # longest first: "Maria Gonzalez" before "Maria"
+    values = sorted({p["value"] for p in planted}, key=len, reverse=True)
     slot = re.compile(_ID.pattern + b"|" + b"|".join(re.escape(v.encode()) for v in values))
-    templates = [_template((FIXTURES / name).read_bytes(), slot) for name in sources if (FIXTURES / name).exists()]
+    templates = [_template((FIXTURES / name).read_bytes(), slot) for name in sources
+                 if (FIXTURES / name).exists()]
     if not templates:
         raise SystemExit("no fixture exports in fixtures/traces/: run fixtures/generate_traces.py first")
     return templates, planted
@@ -120,7 +124,9 @@ class Cast:
             local = local.replace(old.lower(), new.lower())
         local = re.sub(r"\d+", lambda m: self.digits(len(m.group())), local)
         for old, new in self.first.items():  # "jwashington88": the initial follows the first name
-            if local[0] == old[0].lower() and local[1:].startswith(tuple(n.lower() for n in self.last.values())):
+            if local[0] == old[0].lower() and local[1:].startswith(
+                tuple(n.lower() for n in self.last.values())
+            ):
                 local = new[0].lower() + local[1:]
                 break
         return f"{local}@{domain if domain == 'acme-retail.com' else self.rng.choice(EMAIL_DOMAINS)}"
@@ -133,14 +139,16 @@ class Cast:
     def address(self, value: str) -> str:
         city, state, zip3 = self.rng.choice(CITIES)
         apt = f", Apt {self.rng.randint(1, 30)}{self.rng.choice('ABCD')}" if "Apt" in value else ""
-        return f"{self.rng.randint(10, 9999)} {self.rng.choice(STREETS)}{apt}, {city}, {state} {zip3}{self.digits(2)}"
+        street = f"{self.rng.randint(10, 9999)} {self.rng.choice(STREETS)}{apt}"
+        return f"{street}, {city}, {state} {zip3}{self.digits(2)}"
 
     def ssn(self, value: str) -> str:
         return f"{self.rng.randint(101, 665)}-{self.rng.randint(10, 99)}-{self.rng.randint(1000, 9999)}"
 
     def card(self, value: str) -> str:
         body = "4" + self.digits(14)
-        total = sum(d if i % 2 else sum(divmod(2 * d, 10)) for i, d in enumerate(int(c) for c in reversed(body)))
+        total = sum(d if i % 2 else sum(divmod(2 * d, 10))
+                    for i, d in enumerate(int(c) for c in reversed(body)))
         number = iter(body + str(-total % 10))  # Luhn-valid, so card recognisers fire as on real numbers
         return re.sub(r"\d", lambda _: next(number), value)
 
@@ -156,7 +164,8 @@ class Cast:
         if value.startswith("AKIA"):
             return "AKIA" + "".join(self.rng.choices(string.ascii_uppercase + "234567", k=len(value) - 4))
         prefix = value[: value.rindex("-") + 1]
-        return prefix + "".join(self.rng.choices(string.ascii_letters + string.digits, k=len(value) - len(prefix)))
+        return prefix + "".join(self.rng.choices(string.ascii_letters + string.digits,
+                                                 k=len(value) - len(prefix)))
 
     def same_shape(self, value: str) -> str:
         return re.sub(r"\d", lambda _: str(self.rng.randint(0, 9)), value)
@@ -210,8 +219,10 @@ def generate(size_mb: int, seed: int = DEFAULT_SEED, path: Path | None = None) -
             copies += 1
     partial.replace(path)
     meta = {**wanted, "path": str(path), "bytes": written, "copies": copies,
-            "lines": copies * sum(t.lines for t in templates), "spans": copies * sum(t.spans for t in templates),
-            "traces": copies * sum(t.traces for t in templates), "spans_per_copy": sum(t.spans for t in templates)}
+            "lines": copies * sum(t.lines for t in templates),
+            "spans": copies * sum(t.spans for t in templates),
+            "traces": copies * sum(t.traces for t in templates),
+            "spans_per_copy": sum(t.spans for t in templates)}
     meta_path.write_text(json.dumps(meta, indent=1))
     return meta
 
@@ -220,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=int, required=True, help="target size in MB (10^6 bytes)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("-o", "--output", type=Path, help="default: benchmarks/data/scrub-<size>mb-s<seed>.otlp.jsonl")
+    parser.add_argument("-o", "--output", type=Path,
+                        help="default: benchmarks/data/scrub-<size>mb-s<seed>.otlp.jsonl")
     args = parser.parse_args(argv)
     meta = generate(args.size_mb, args.seed, args.output)
     print(json.dumps(meta))

@@ -51,7 +51,8 @@ print(spans, time.process_time() - start)
 
 def generate(path: Path, size_mb: int) -> int:
     """Write the export (reused when present with the right size); returns its span count."""
-    lines = [line for name in SOURCES if (FIXTURES / name).exists() for line in (FIXTURES / name).read_bytes().splitlines() if line.strip()]
+    lines = [line for name in SOURCES if (FIXTURES / name).exists()
+             for line in (FIXTURES / name).read_bytes().splitlines() if line.strip()]
     if not lines:
         sys.exit("no fixture exports in fixtures/traces/: run fixtures/generate_traces.py first")
     spans_per_copy = sum(len(_SPAN.findall(line)) for line in lines)
@@ -79,7 +80,8 @@ def measure(argv: list[str], keep_output: bool = True) -> tuple[float, int, str]
     Large output goes to /dev/null: held here it would grow this process, and a child's peak RSS
     starts from its parent's size at fork.
     """
-    child = subprocess.Popen(argv, stdout=subprocess.PIPE if keep_output else subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE if keep_output else subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, cwd=ROOT)
     stdout = child.stdout.read() if child.stdout else b""  # type: ignore[union-attr]
     stderr = child.stderr.read() if child.stderr else b""  # type: ignore[union-attr]
     _, status, usage = os.wait4(child.pid, 0)  # per-child rusage: RUSAGE_CHILDREN would mix the runs
@@ -90,7 +92,8 @@ def measure(argv: list[str], keep_output: bool = True) -> tuple[float, int, str]
 
 
 def cli_available() -> bool:
-    probe = subprocess.run([sys.executable, "-m", "promote.cli", "traces", "--help"], capture_output=True, cwd=ROOT)
+    probe = subprocess.run([sys.executable, "-m", "promote.cli", "traces", "--help"], capture_output=True,
+                           cwd=ROOT)
     return probe.returncode == 0
 
 
@@ -107,16 +110,25 @@ def run(path: Path, spans: int, with_cli: bool, repeat: int) -> list[tuple[str, 
             peaks.append(rss)
         rows.append((label, spans, min(times), max(peaks)))
     if with_cli:
-        runs = [measure([sys.executable, "-m", "promote.cli", "traces", "--json", "--no-scrub", str(path)], keep_output=False) for _ in range(repeat)]
-        rows.append(("promote traces --json --no-scrub (whole process)", spans, min(r[0] for r in runs), max(r[1] for r in runs)))
+        runs = [
+            measure(
+                [sys.executable, "-m", "promote.cli", "traces", "--json", "--no-scrub", str(path)],
+                keep_output=False,
+            )
+            for _ in range(repeat)
+        ]
+        rows.append(("promote traces --json --no-scrub (whole process)", spans, min(r[0] for r in runs),
+                     max(r[1] for r in runs)))
     return rows
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size-mb", type=int, default=200, help="size of the large export (default 200)")
     parser.add_argument("--no-cli", action="store_true", help="skip `promote traces` even when it exists")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the best time is reported")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each measurement; the best time is reported")
     args = parser.parse_args()
     with_cli = not args.no_cli and cli_available()
     print(f"{'file':>10}  {'run':<42} {'spans':>9} {'CPU s':>8} {'spans/s':>10} {'peak RSS MB':>11}")

@@ -219,8 +219,8 @@ def bench_size(size_mb: int, seed: int, naive_copies: int, workers: int, window:
     print(f"# {size_mb} MB: {path} ({meta['bytes'] / 1e6:.1f} MB, {spans} spans, {meta['traces']} traces)",
           file=sys.stderr)
     me = [PYTHON, "-m", "benchmarks.scrub_bench"]
-    result: dict[str, Any] = {"size_mb": size_mb, "bytes": meta["bytes"], "spans": spans, "traces": meta["traces"],
-                              "lines": meta["lines"], "input": path}
+    result: dict[str, Any] = {"size_mb": size_mb, "bytes": meta["bytes"], "spans": spans,
+                              "traces": meta["traces"], "lines": meta["lines"], "input": path}
 
     sample = naive_copies * meta["spans_per_copy"]
     naive = measure([*me, "--child", "naive", path, "--sample-spans", str(sample)], f"{size_mb}mb.naive")
@@ -229,31 +229,33 @@ def bench_size(size_mb: int, seed: int, naive_copies: int, workers: int, window:
     naive["extrapolated"] = naive["spans"] < spans
     naive["estimated_wall_seconds"] = round(naive["load_seconds"] + spans / naive["spans_per_second"], 1)
     result["naive"] = naive
-    print(f"  (a) naive: {naive['spans']} spans in {naive['scrub_seconds']:.1f} s -> {naive['spans_per_second']} spans/s",
+    print(f"  (a) naive: {naive['spans']} spans in {naive['scrub_seconds']:.1f} s -> "
+          f"{naive['spans_per_second']} spans/s",
           file=sys.stderr)
 
     for label, count in (("scrub1", 1), ("scrubN", workers)):
         target = OUT / f"scrub-{size_mb}mb.{label}.otlp.jsonl"
         report = OUT / f"scrub-{size_mb}mb.{label}.report.json"
-        argv = [str(Path(PYTHON).parent / "promote"), "scrub", path, "-o", str(target), "--workers", str(count),
-                "--report", str(report)] + (["--window", str(window)] if window else [])
+        argv = [str(Path(PYTHON).parent / "promote"), "scrub", path, "-o", str(target), "--workers",
+                str(count), "--report", str(report)] + (["--window", str(window)] if window else [])
         run = measure(argv, f"{size_mb}mb.{label}")
         run.pop("output")
         scrub_report = json.loads(report.read_text())
-        run.update({k: scrub_report[k] for k in ("spans", "strings", "unique_strings", "seconds", "workers", "window")})
+        run.update({k: scrub_report[k] for k in ("spans", "strings", "unique_strings", "seconds", "workers",
+                                                 "window")})
         run["spans_per_second"] = round(spans / run["wall_seconds"], 1)
         run["command"] = " ".join(argv[1:]).replace(str(ROOT) + "/", "")
         target.unlink(missing_ok=True)  # the scrubbed copy is as large as the input
         result[label] = run
-        print(f"  ({'b' if count == 1 else 'c'}) {label}: {run['wall_seconds']} s, {run['spans_per_second']} spans/s, "
-              f"peak RSS {run['peak_rss_mb']} MB", file=sys.stderr)
+        print(f"  ({'b' if count == 1 else 'c'}) {label}: {run['wall_seconds']} s, "
+              f"{run['spans_per_second']} spans/s, peak RSS {run['peak_rss_mb']} MB", file=sys.stderr)
 
     floor = measure([*me, "--child", "floor", path], f"{size_mb}mb.floor")
     floor.update(_child_result(floor))
     floor["spans_per_second"] = round(spans / floor["wall_seconds"], 1)
     result["floor"] = floor
-    print(f"  (d) floor: {floor['wall_seconds']} s (NER {floor['ner_seconds']:.1f} s over {floor['unique_strings']} "
-          f"unique strings)", file=sys.stderr)
+    print(f"  (d) floor: {floor['wall_seconds']} s (NER {floor['ner_seconds']:.1f} s over "
+          f"{floor['unique_strings']} unique strings)", file=sys.stderr)
 
     b, c = result["scrub1"], result["scrubN"]
     result["b_over_a_speed"] = round(b["spans_per_second"] / naive["spans_per_second"], 1)
@@ -264,31 +266,32 @@ def bench_size(size_mb: int, seed: int, naive_copies: int, workers: int, window:
 
 def print_table(results: list[dict], workers: int) -> None:
     print(f"| size | spans | unique strings (engine / floor) | (a) naive spans/s | (b) 1 worker spans/s "
-          f"| (c) {workers} workers spans/s | (d) floor spans/s | (b)/(a) speed | (b)/(d) time | (c)/(b) speed-up "
-          f"| peak RSS (b) | peak RSS (c): largest process / tree PSS | load avg (1 min) |")
+          f"| (c) {workers} workers spans/s | (d) floor spans/s | (b)/(a) speed | (b)/(d) time | "
+          f"(c)/(b) speed-up | peak RSS (b) | peak RSS (c): largest process / tree PSS | load avg (1 min) |")
     print("|" + "---|" * 13)
     for r in results:
         a, b, c, d = r["naive"], r["scrub1"], r["scrubN"], r["floor"]
         loads = [x["loadavg_before"][0] for x in (a, b, c, d)]
         print(f"| {r['size_mb']} MB | {r['spans']:,} | {b['unique_strings']:,} / {d['unique_strings']:,} "
               f"| {a['spans_per_second']}{'*' if a['extrapolated'] else ''} | {b['spans_per_second']} "
-              f"| {c['spans_per_second']} | {d['spans_per_second']} | {r['b_over_a_speed']}× | {r['b_over_d_time']}× "
-              f"| {r['c_over_b_speedup']}× | {b['peak_rss_mb']} MB | {c['peak_rss_mb']} MB / {c['tree_pss_sum_mb']} MB "
-              f"| {min(loads):.1f}–{max(loads):.1f} |")
+              f"| {c['spans_per_second']} | {d['spans_per_second']} | {r['b_over_a_speed']}× | "
+              f"{r['b_over_d_time']}× | {r['c_over_b_speedup']}× | {b['peak_rss_mb']} MB | "
+              f"{c['peak_rss_mb']} MB / {c['tree_pss_sum_mb']} MB | {min(loads):.1f}–{max(loads):.1f} |")
     print()
-    print("| size | (a) wall s | (b) wall / CPU s | (c) wall / CPU s | (d) wall / CPU s | (d) read + load + NER s "
-          "| (b)/(d) CPU | (d) NER-only spans/s |")
+    print("| size | (a) wall s | (b) wall / CPU s | (c) wall / CPU s | (d) wall / CPU s | (d) read "
+          "+ load + NER s | (b)/(d) CPU | (d) NER-only spans/s |")
     print("|---|---|---|---|---|---|---|---|")
     for r in results:
         a, b, c, d = r["naive"], r["scrub1"], r["scrubN"], r["floor"]
         print(f"| {r['size_mb']} MB | {a['estimated_wall_seconds']:,}{'*' if a['extrapolated'] else ''} "
               f"| {b['wall_seconds']} / {b['cpu_seconds']} | {c['wall_seconds']} / {c['cpu_seconds']} "
-              f"| {d['wall_seconds']} / {d['cpu_seconds']} | {d['read_seconds']:.1f} + {d['load_seconds']:.1f} + "
-              f"{d['ner_seconds']:.1f} | {b['cpu_seconds'] / d['cpu_seconds']:.2f}× | {r['spans'] / d['ner_seconds']:.1f} |")
+              f"| {d['wall_seconds']} / {d['cpu_seconds']} | {d['read_seconds']:.1f} + "
+              f"{d['load_seconds']:.1f} + {d['ner_seconds']:.1f} | "
+              f"{b['cpu_seconds'] / d['cpu_seconds']:.2f}× | {r['spans'] / d['ner_seconds']:.1f} |")
     sampled = [r for r in results if r["naive"]["extrapolated"]]
     if sampled:
-        print(f"\n\\* (a) measured on the first {sampled[0]['naive']['spans']} spans (whole copies of the fixture "
-              f"set) and extrapolated; its wall time is model load + spans / measured rate.")
+        print(f"\n\\* (a) measured on the first {sampled[0]['naive']['spans']} spans (whole copies "
+              f"of the fixture set) and extrapolated; its wall time is model load + spans / measured rate.")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -296,17 +299,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10,100", help="comma-separated sizes in MB (default 10,100)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--naive-copies", type=int, default=1,
-                        help="copies of the fixture set (129 spans each) naive Presidio scrubs before extrapolating")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="workers for (c) (default: all cores)")
-    parser.add_argument("--window", type=int, help="pass --window N to promote scrub (default: its own default)")
+                        help="copies of the fixture set (129 spans each) naive Presidio scrubs "
+                             "before extrapolating")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="workers for (c) (default: all cores)")
+    parser.add_argument("--window", type=int,
+                        help="pass --window N to promote scrub (default: its own default)")
     parser.add_argument("--json", type=Path, help="write every figure here")
-    parser.add_argument("--table-from", type=Path, metavar="JSON", help="print the tables of an earlier --json run")
+    parser.add_argument("--table-from", type=Path, metavar="JSON",
+                        help="print the tables of an earlier --json run")
     parser.add_argument("--child", choices=("naive", "floor"), help=argparse.SUPPRESS)
     parser.add_argument("path", nargs="?", help=argparse.SUPPRESS)
     parser.add_argument("--sample-spans", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(json.dumps(child_naive(args.path, args.sample_spans) if args.child == "naive" else child_floor(args.path)))
+        print(json.dumps(child_naive(args.path, args.sample_spans) if args.child == "naive"
+                         else child_floor(args.path)))
         return 0
     if args.table_from:
         saved = json.loads(args.table_from.read_text())
@@ -318,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     print_table(results, args.workers)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"cores": os.cpu_count(), "workers": args.workers, "results": results}, indent=1))
+        args.json.write_text(json.dumps({"cores": os.cpu_count(), "workers": args.workers,
+                                         "results": results}, indent=1))
     return 0
 
 

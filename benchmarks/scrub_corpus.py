@@ -89,8 +89,10 @@ def _cast(rng: random.Random, scenario_tool: str, heldout: bool) -> dict[str, Se
         "phone": pii(v.phone(rng), "PHONE_NUMBER"), "ssn": pii(ssn, "US_SSN"),
         "ssn_json": pii(ssn_json, "US_SSN"),
         "dob_w": pii(dob_written, "DATE_OF_BIRTH"), "dob_iso": pii(dob_iso, "DATE_OF_BIRTH"),
-        "address": pii(v.street_address(rng), "STREET_ADDRESS"), "empid": pii(v.employee_id(rng), "EMPLOYEE_ID"),
-        "account": pii(v.bank_account(rng), "US_BANK_NUMBER"), "routing": pii(v.routing_number(rng), "ROUTING_NUMBER"),
+        "address": pii(v.street_address(rng), "STREET_ADDRESS"),
+        "empid": pii(v.employee_id(rng), "EMPLOYEE_ID"),
+        "account": pii(v.bank_account(rng), "US_BANK_NUMBER"),
+        "routing": pii(v.routing_number(rng), "ROUTING_NUMBER"),
         "card": pii(v.credit_card(rng), "CREDIT_CARD"), "ip": pii(v.ip_address(rng), "IP_ADDRESS"),
         "secret": pii(secret, "SECRET"),
         "secret_kind": {"api_key": "API key", "aws_key": "AWS access key", "bearer": "bearer token",
@@ -128,10 +130,12 @@ SCENARIOS: dict[str, tuple[str, str, dict[str, str], str]] = {
         "I filed {req} for {duration} of {law} leave from {date_w} and sent it to {mgr_full} "
         "({mgr_email}) for approval."),
     "direct_deposit": (
-        "Please switch my direct deposit to account {account}, routing {routing}, before the {date_w} payroll.",
+        ("Please switch my direct deposit to account {account}, routing {routing}, before the "
+         "{date_w} payroll."),
         "update_direct_deposit", {"account_number": "account", "routing_number": "routing",
                                   "effective_date": "date_iso"},
-        "your direct deposit now goes to the new account, effective {date_w}. The change is logged as {req}."),
+        ("your direct deposit now goes to the new account, effective {date_w}. "
+         "The change is logged as {req}.")),
     "address_change": (
         "I moved. My new address is {address} and my cell is {phone}.",
         "get_employee_profile", {"home_address": "address", "phone": "phone"},
@@ -165,7 +169,8 @@ class Phrasing(NamedTuple):
 
 OPENINGS = ("Hi, I'm {full} ({empid}).", "Hello, this is {full}, employee {empid}.",
             "{full} here, ID {empid}, {title} in {state_name}.", "Hi there. Employee {empid}, {full}.")
-EXTRAS = ("You can reach me at {phone} or {email}.", "My coworker {cow_full} said the {hris} shows a different number.",
+EXTRAS = ("You can reach me at {phone} or {email}.",
+          "My coworker {cow_full} said the {hris} shows a different number.",
           "{cow_first} from payroll told me to ask you.", "My DOB is {dob_w} if you need to verify me.",
           "My {title} contract is under {policy}.")
 SIGN_OFFS = ("Thanks, {first}", "Best,\n{full}", "Thanks!\n{first}", "- {first}", "Thank you.")
@@ -178,12 +183,14 @@ PHRASINGS = {
     "main": Phrasing(OPENINGS, EXTRAS, SIGN_OFFS, GREETINGS, CLOSINGS),
     # Held out: a generalisation check. Tune the engine on "main" only, then look at this one.
     "heldout": Phrasing(
-        ("Good morning! {full} from the {title} team, badge {empid}.", "This is {first} ({empid}) writing in.",
+        ("Good morning! {full} from the {title} team, badge {empid}.",
+         "This is {first} ({empid}) writing in.",
          "Hey - {full}, {empid}, quick one.", "Employee number {empid} ({full}) here."),
         ("Please loop in {mgr_full} if needed.", "{cow_full} on my team had the same problem.",
          "Text me on {phone} or mail {email}.", "Ask {cow_first} in accounting if anything is unclear.",
          "Born {dob_w}, in case you need it."),
-        ("Regards,\n{full}", "Cheers, {first}", "Many thanks\n{first}", "{full}\n{title}", "Sent from my phone"),
+        ("Regards,\n{full}", "Cheers, {first}", "Many thanks\n{first}", "{full}\n{title}",
+         "Sent from my phone"),
         ("Dear {first}, ", "{first}, ", "Hey {first} - ", "Morning {first}! "),
         ("I've copied {mgr_full} on this.", "Let me know if {cow_first} needs the same change.",
          "Have a good day!", "A confirmation went to {email}."),
@@ -209,8 +216,9 @@ def _tool_args(s: dict, scenario: str) -> dict[str, Tree]:
 
 
 def _hris_result(rng: random.Random, s: dict) -> dict[str, Tree]:
-    employee: dict[str, Tree] = {"employee_id": s["empid"], "name": s["full_hris"], "preferred_name": s["first"],
-                                 "email": s["email"], "job_title": s["title"], "work_state": s["state"]}
+    employee: dict[str, Tree] = {"employee_id": s["empid"], "name": s["full_hris"],
+                                 "preferred_name": s["first"], "email": s["email"], "job_title": s["title"],
+                                 "work_state": s["state"]}
     optional = {"phone": s["phone"], "home_address": s["address"], "date_of_birth": s["dob_iso"],
                 "ssn": s["ssn_json"], "jurisdiction": s["state_name"]}
     employee.update({k: optional[k] for k in rng.sample(sorted(optional), rng.randint(2, len(optional)))})
@@ -259,7 +267,8 @@ def _system_prompt(rng: random.Random, s: dict) -> Text:
     prompt = fmt("You are WorkforceAssist, the HR assistant for Acme Corp. Use {tool}, {tool_b} and {tool_c} "
                  "to answer. Cite policy sections such as {policy} and never guess {pto} balances.", s)
     if rng.random() < 0.6:
-        prompt = join(prompt, fmt("Current user: {full} ({empid}), {title}, work state {state}. Email: {email}.", s),
+        prompt = join(prompt,
+                      fmt("Current user: {full} ({empid}), {title}, work state {state}. Email: {email}.", s),
                       sep="\n")
     return prompt
 
@@ -315,7 +324,9 @@ def assemble_trace(trace_id: str, scenario: str,
     return LabelledTrace(trace_id=trace_id, scenario=scenario, strings=strings)
 
 
-def generate_corpus(n_traces: int = 300, seed: int = DEFAULT_SEED, phrasing: str = "main") -> list[LabelledTrace]:
+def generate_corpus(
+    n_traces: int = 300, seed: int = DEFAULT_SEED, phrasing: str = "main"
+) -> list[LabelledTrace]:
     """The first `n_traces` traces of the corpus for `seed` and `phrasing`."""
     return [generate_trace(seed, i, phrasing) for i in range(n_traces)]
 

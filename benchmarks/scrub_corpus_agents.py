@@ -30,7 +30,8 @@ _V = {
              "hotels": ("Hotel Adlon Kempinski", "Marriott Marquis", "Hilton Garden Inn", "The Plaza Hotel"),
              "releases": ("jaeger", "grafana", "prometheus", "ingress-nginx"),
              "namespaces": ("observability", "payments", "monitoring", "default"),
-             "verbs": ("Show", "Fetch", "Check", "List"), "tech": ("Helm", "Kubernetes", "metadata", "kubectl"),
+             "verbs": ("Show", "Fetch", "Check", "List"),
+             "tech": ("Helm", "Kubernetes", "metadata", "kubectl"),
              "labels": ("Namespace", "Revision", "Status", "Chart")},
     "heldout": {"models": ("o3-mini", "claude-3-7-sonnet", "gemini-2.5-pro", "llama-3.1-70b"),
                 "cities": ("Los Angeles", "Denver", "Austin", "Miami", "Portland"),
@@ -38,7 +39,8 @@ _V = {
                 "hotels": ("Grand Hyatt", "Ritz-Carlton", "Holiday Inn Express", "Four Seasons Resort"),
                 "releases": ("loki", "tempo", "cert-manager", "argo-cd"),
                 "namespaces": ("logging", "checkout", "platform", "kube-system"),
-                "verbs": ("Get", "Describe", "Inspect", "Restart"), "tech": ("Docker", "Istio", "labels", "Argo"),
+                "verbs": ("Get", "Describe", "Inspect", "Restart"),
+                "tech": ("Docker", "Istio", "labels", "Argo"),
                 "labels": ("Updated", "App Version", "Name", "Replicas")},
 }
 
@@ -71,18 +73,22 @@ def _cast(rng: random.Random, phrasing: str) -> dict[str, Seg | str]:
         "ip": pii(fk.ipv4(rng), "IP_ADDRESS"),
         "model": keep(rng.choice(v["models"]), "MODEL"), "city": keep(rng.choice(v["cities"]), "CITY"),
         "city2": keep(rng.choice(v["cities"]), "CITY"), "airport": keep(rng.choice(v["airports"]), "AIRPORT"),
-        "airport2": keep(rng.choice(v["airports"]), "AIRPORT"), "hotel": keep(rng.choice(v["hotels"]), "HOTEL"),
+        "airport2": keep(rng.choice(v["airports"]), "AIRPORT"),
+        "hotel": keep(rng.choice(v["hotels"]), "HOTEL"),
         "release": keep(release, "RESOURCE"), "pod": keep(pod, "RESOURCE"),
         "ns": keep(rng.choice(v["namespaces"]), "RESOURCE"),
         "chart": keep(f"{release}-{rng.randrange(1, 9)}.{rng.randrange(20)}.{rng.randrange(10)}", "VERSION"),
         "app_version": keep(f"{rng.randrange(1, 4)}.{rng.randrange(30)}.{rng.randrange(10)}", "VERSION"),
-        "v1": keep(v["verbs"][0], "VERB"), "v2": keep(v["verbs"][1], "VERB"), "v3": keep(v["verbs"][2], "VERB"),
-        "t1": keep(v["tech"][0], "TECH_WORD"), "t2": keep(v["tech"][1], "TECH_WORD"),
-        "t3": keep(v["tech"][2], "TECH_WORD"), "t4": keep(v["tech"][3], "TECH_WORD"),
-        "l1": keep(v["labels"][0], "LABEL"), "l2": keep(v["labels"][1], "LABEL"),
-        "l3": keep(v["labels"][2], "LABEL"), "l4": keep(v["labels"][3], "LABEL"),
-        "json": keep("json", "TECH_WORD"), "media": keep(rng.choice(("application/json", "text/plain")), "MEDIA_TYPE"),
-        "path": keep(rng.choice(("src/agent/tools.py", "app/services/booking.py", "lib/k8s/client.py")), "PATH"),
+        "v1": keep(v["verbs"][0], "VERB"), "v2": keep(v["verbs"][1], "VERB"),
+        "v3": keep(v["verbs"][2], "VERB"), "t1": keep(v["tech"][0], "TECH_WORD"),
+        "t2": keep(v["tech"][1], "TECH_WORD"), "t3": keep(v["tech"][2], "TECH_WORD"),
+        "t4": keep(v["tech"][3], "TECH_WORD"), "l1": keep(v["labels"][0], "LABEL"),
+        "l2": keep(v["labels"][1], "LABEL"), "l3": keep(v["labels"][2], "LABEL"),
+        "l4": keep(v["labels"][3], "LABEL"), "json": keep("json", "TECH_WORD"),
+        "media": keep(rng.choice(("application/json", "text/plain")),
+                                                         "MEDIA_TYPE"),
+        "path": keep(rng.choice(("src/agent/tools.py", "app/services/booking.py", "lib/k8s/client.py")),
+                     "PATH"),
         "path2": keep(rng.choice(("agent/main.py", "tests/test_api.py", "pkg/runner/run.py")), "PATH"),
         "line": keep(f"line {rng.randrange(10, 400)}", "PATH"),
         "tool_search": keep("search_flights", "TOOL"), "tool_helm": keep("helm_list", "TOOL"),
@@ -95,8 +101,10 @@ TEXTS = {
     "travel": {
         "main": ("I'm {full}, book {airport} to {airport2} for me and {other}; card {card}, phone {phone}.",
                  "{l1}: {ns}\nHotel: {hotel} in {city}\nGuest: {full}\nEmail: {email}",
-                 "{first}, you're booked {airport}-{airport2} and at {hotel}, {city}. Model {model} did the search."),
-        "heldout": ("Need a trip {city} -> {city2} next week. Traveller {full}, co-traveller {other}, pay by {card}.",
+                 ("{first}, you're booked {airport}-{airport2} and at {hotel}, {city}. Model {model} "
+                  "did the search.")),
+        "heldout": (("Need a trip {city} -> {city2} next week. Traveller {full}, co-traveller "
+                     "{other}, pay by {card}."),
                     "Reservation\n  guest = {full}\n  hotel = {hotel}\n  city = {city}\n  contact = {phone}",
                     "Booked! {hotel} in {city2} for {first}. Confirmation sent to {email}."),
     },
@@ -107,8 +115,8 @@ TEXTS = {
                  "Plan:\n- {v1} pods in {ns}\n- {v2} {t3}\n- {v3} {t1} release {release} on {t2}\n"
                  "Pod {pod} restarted; {full} is on call."),
         "heldout": ("{first} here: {release} in {ns} is down since the upgrade, my number is {phone}",
-                    "{l1}: {release}\n{l2}: {app_version}\n{l3}: {ns}\n{l4}: 2\nmaintainer: {full} <{email}>\n"
-                    "host: {ip}",
+                    "{l1}: {release}\n{l2}: {app_version}\n{l3}: {ns}\n{l4}: 2\nmaintainer: "
+                    "{full} <{email}>\nhost: {ip}",
                     "Steps:\n1. {v1} the {t4} app {release}\n2. {v2} {t2} sidecars\n3. {v3} {t3} of {pod}\n"
                     "Escalated to {other} via {t1}."),
     },
@@ -132,9 +140,12 @@ def generate_trace(seed: int, index: int, phrasing: str = "main") -> LabelledTra
     tool = {"travel": "tool_search", "itops": "tool_helm", "coding": "tool_read"}[scenario]
     compact = rng.random() < 0.5
     agent_name = keep(f"{scenario}_agent", "RESOURCE")
-    endpoint = fmt("https://{deploy}-openai.openai.azure.com/openai/deployments/{deploy}-gpt4o/chat/completions", s)
+    endpoint = fmt(
+        "https://{deploy}-openai.openai.azure.com/openai/deployments/{deploy}-gpt4o/chat/completions", s
+    )
     items = [
-        ("resource_attribute", "service.name", "text", render_text(fmt("{r}", {"r": keep(f"{scenario}-svc", "RESOURCE")}))),
+        ("resource_attribute", "service.name", "text",
+         render_text(fmt("{r}", {"r": keep(f"{scenario}-svc", "RESOURCE")}))),
         ("resource_attribute", "k8s.pod.name", "text", render_text(fmt("{pod}", s))),
         ("resource_attribute", "k8s.namespace.name", "text", render_text(fmt("{ns}", s))),
         ("resource_attribute", "entity.1.name", "text", render_text(fmt("{a}", {"a": agent_name}))),
@@ -144,14 +155,18 @@ def generate_trace(seed: int, index: int, phrasing: str = "main") -> LabelledTra
         ("user_message", "gen_ai.input.messages", "json",
          render_json([{"role": "user", "parts": [{"type": "text", "content": user}]}], compact=compact)),
         ("tool_args", "gen_ai.tool.call.arguments", "json",
-         render_json({"name": s[tool], "args": {"output": s["json"], "namespace": s["ns"]}}, compact=compact)),
+         render_json({"name": s[tool], "args": {"output": s["json"], "namespace": s["ns"]}},
+                     compact=compact)),
         ("stack_trace" if scenario == "coding" else "tool_output", "gen_ai.tool.call.result", "text",
          render_text(output)),
         ("model_reply", "gen_ai.output.messages", "json",
-         render_json([{"role": "assistant", "parts": [{"type": "text", "content": reply}]}], compact=compact)),
+         render_json([{"role": "assistant", "parts": [{"type": "text", "content": reply}]}],
+                     compact=compact)),
     ]
     return assemble_trace(f"a{index:04d}", f"{scenario}/{s['locale']}", items)
 
 
-def generate_corpus(n_traces: int = 300, seed: int = DEFAULT_SEED, phrasing: str = "main") -> list[LabelledTrace]:
+def generate_corpus(
+    n_traces: int = 300, seed: int = DEFAULT_SEED, phrasing: str = "main"
+) -> list[LabelledTrace]:
     return [generate_trace(seed, i, phrasing) for i in range(n_traces)]

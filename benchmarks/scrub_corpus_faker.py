@@ -41,7 +41,9 @@ class Person:
         if rng.random() < 0.15 and locale not in _FAMILY_FIRST:
             self.last = f"{self.last}-{f.last_name()}" if rng.random() < 0.5 else self.last
         sep = "" if locale in _NO_SPACE else " "
-        self.full = f"{self.last}{sep}{self.first}" if locale in _FAMILY_FIRST else f"{self.first}{sep}{self.last}"
+        self.full = (
+            f"{self.last}{sep}{self.first}" if locale in _FAMILY_FIRST else f"{self.first}{sep}{self.last}"
+        )
 
 
 def email(rng: random.Random, locale: str) -> str:

@@ -138,7 +138,9 @@ def _repr_escape(s: str) -> str:
     return s
 
 
-def render_json(tree: Tree, *, compact: bool = False, style: Literal["json", "repr"] = "json") -> tuple[str, list[Mark]]:
+def render_json(
+    tree: Tree, *, compact: bool = False, style: Literal["json", "repr"] = "json"
+) -> tuple[str, list[Mark]]:
     """Serialise like `json.dumps(..., ensure_ascii=False)` (or `repr`) and return the labelled offsets."""
     item_sep, key_sep = (",", ":") if compact else (", ", ": ")
     quote, escape = ('"', _json_escape) if style == "json" else ("'", _repr_escape)

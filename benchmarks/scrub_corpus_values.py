@@ -25,9 +25,10 @@ LAST_NAMES = (
 # Held-out names: never tune the engine on these. Hyphens, particles, Mc/Mac, two-letter names, names
 # that are also words, "Last, First" order; no apostrophes (a repr leaf must not need escaping).
 FIRST_NAMES_HELDOUT = ("Siobhan", "Anne-Marie", "Hope", "Will", "Joy", "Mark", "Summer", "Bo", "Li",
-                       "Xiomara", "Oluwaseun", "Thanh", "Jean-Luc", "Ximena", "Bjorn", "Zainab", "Kai", "Dakota")
-LAST_NAMES_HELDOUT = ("McAllister", "MacDonald", "de la Cruz", "Van der Berg", "Nguyen-Tran", "Al-Sayed", "Smith",
-                      "Young", "King", "Brown", "Ng", "Wu", "Oyelowo", "Szczepanski", "Rivera Soto")
+                       "Xiomara", "Oluwaseun", "Thanh", "Jean-Luc", "Ximena", "Bjorn", "Zainab", "Kai",
+                       "Dakota")
+LAST_NAMES_HELDOUT = ("McAllister", "MacDonald", "de la Cruz", "Van der Berg", "Nguyen-Tran", "Al-Sayed",
+                      "Smith", "Young", "King", "Brown", "Ng", "Wu", "Oyelowo", "Szczepanski", "Rivera Soto")
 STREET_NAMES = (
     "Evergreen Terrace", "Maple Avenue", "Oak Street", "Juniper Lane", "Harbor View Drive",
     "Cedar Ridge Road", "Willow Court", "Sycamore Boulevard", "Lakeshore Drive", "Pinecrest Way",
@@ -133,7 +134,8 @@ def street_address(rng: random.Random) -> str:
     """A full one-line US street address."""
     city, state, zip3 = rng.choice(CITIES)
     unit = rng.choice(STREET_SUFFIX_UNITS)
-    return f"{rng.randint(12, 9876)} {rng.choice(STREET_NAMES)}{unit}, {city}, {state} {zip3}{rng.randint(10, 99)}"
+    street = f"{rng.randint(12, 9876)} {rng.choice(STREET_NAMES)}{unit}"
+    return f"{street}, {city}, {state} {zip3}{rng.randint(10, 99)}"
 
 
 def birth_date(rng: random.Random) -> tuple[str, str]:
@@ -187,7 +189,8 @@ def case_number(rng: random.Random) -> str:
 
 def hours(rng: random.Random) -> str:
     """An hours figure as written in balances (`62.5`, `4.62`, `80`)."""
-    return rng.choice((f"{rng.randint(1, 240) / 2:g}", f"{rng.randint(100, 999) / 100:.2f}", str(rng.randint(8, 160))))
+    return rng.choice((f"{rng.randint(1, 240) / 2:g}", f"{rng.randint(100, 999) / 100:.2f}",
+                       str(rng.randint(8, 160))))
 
 
 def money(rng: random.Random) -> str:

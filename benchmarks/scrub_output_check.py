@@ -47,9 +47,12 @@ def measure(size_mb: int, repeat: int) -> dict:
                     ScrubEngine.leaks = shipped
                 timings[label].append(seconds)
                 reports[label] = report
-        same = (Path(folder) / "with check.jsonl").read_bytes() == (Path(folder) / "without check.jsonl").read_bytes()
+        same = (Path(folder) / "with check.jsonl").read_bytes() == (
+            Path(folder) / "without check.jsonl"
+        ).read_bytes()
     best = {label: min(values) for label, values in timings.items()}
-    return {"size_mb": size_mb, "seconds": best, "ratio": round(best["with check"] / best["without check"], 3),
+    return {"size_mb": size_mb, "seconds": best,
+            "ratio": round(best["with check"] / best["without check"], 3),
             "output_check_redacted": reports["with check"]["output_check_redacted"], "same_output": same}
 
 

@@ -122,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     result = profile(meta["path"], args.gc == "default")
     print(f"{meta['path']}: {result['spans']} spans in {result['total']:.2f} s "
           f"({result['spans'] / result['total']:.0f} spans/s), collector {args.gc}")
-    for phase in ("NER", "Presidio recognizers", "plans", "learning", "applying", "output check", "engine start",
-                  "rest"):
+    for phase in ("NER", "Presidio recognizers", "plans", "learning", "applying", "output check",
+                  "engine start", "rest"):
         print(f"  {phase:22s} {result[phase]:7.2f} s  {100 * result[phase] / result['total']:5.1f} %")
     return 0
 

@@ -122,7 +122,8 @@ def score_string(item: LabelledString, raw_output: str) -> StringScore:
             written = output[b_from:b_to]
             found = _PLACEHOLDER.search(written)
             hits = any(s.start < a_to and a_from < s.end for s in pii_spans)
-            replacements.append(Replacement(a_from, a_to, written, found.group(1) if found else "OTHER", hits))
+            replacements.append(Replacement(a_from, a_to, written, found.group(1) if found else "OTHER",
+                                            hits))
     outcomes = []
     for span in item.spans:
         if span.kind == "pii":

@@ -53,7 +53,9 @@ def damage(data: bytes, rng: random.Random) -> tuple[str, bytes]:
     if kind == "deep":
         return kind, b'{"resourceSpans": ' + b"[" * 3000 + b"]" * 3000 + b"}\n" + data
     if kind == "wrong-type":
-        return kind, data.replace(b'"spans":[', b'"spans":"x","_":[', 1).replace(b'"events":[', b'"events":[3,', 1)
+        return kind, data.replace(b'"spans":[', b'"spans":"x","_":[', 1).replace(
+            b'"events":[', b'"events":[3,', 1
+        )
     if kind == "random":
         return kind, os.urandom(rng.randrange(1, 200_000))
     if kind == "gzip":
@@ -74,7 +76,8 @@ def command(kind: str, export: Path, out: Path) -> list[str]:
 
 def _scrub_force() -> list[str]:
     """`--force` where `scrub` asks for it to replace an output (the soak replaces its own outputs)."""
-    done = subprocess.run([sys.executable, "-m", "promote.cli", "scrub", "--help"], capture_output=True, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-m", "promote.cli", "scrub", "--help"], capture_output=True,
+                          cwd=ROOT)
     return ["--force"] if b"--force" in done.stdout else []
 
 
@@ -104,7 +107,8 @@ def soak(minutes: float, seed: int) -> dict:
     rng = random.Random(seed)
     SCRUB_FORCE[:] = _scrub_force()
     counts = {"rounds": 0, "inputs_tried": 0, "faults_injected": 0, "kills": 0, "files_lost": 0,
-              "half_files": 0, "tracebacks": 0, "exit_3": 0, "unexpected_exit": 0, "by_damage": {}, "examples": []}
+              "half_files": 0, "tracebacks": 0, "exit_3": 0, "unexpected_exit": 0, "by_damage": {},
+              "examples": []}
     deadline = time.monotonic() + minutes * 60
     with tempfile.TemporaryDirectory(prefix="promote-soak-") as folder:
         work = Path(folder)
@@ -137,7 +141,8 @@ def soak(minutes: float, seed: int) -> dict:
                 now = _comparable(out.read_bytes()) if out.exists() else None
                 if was_killed and now not in (_comparable(previous), reference):
                     counts["half_files" if now is not None else "files_lost"] += 1
-                    counts["examples"].append(f"round {counts['rounds']}: {kind} {defect} killed: output changed")
+                    counts["examples"].append(f"round {counts['rounds']}: {kind} {defect} "
+                                              "killed: output changed")
                 if not was_killed and code == 0 and now != reference:
                     counts["half_files"] += 1
                     counts["examples"].append(f"round {counts['rounds']}: {kind} {defect}: output differs")

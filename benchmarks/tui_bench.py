@@ -166,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--export", type=Path, help="use this export instead of a generated one")
     parser.add_argument("--full-wait-s", type=float, default=600.0)
     parser.add_argument("--why", action="store_true", help="sample where the blocked frames are spent")
-    parser.add_argument("--no-compile", action="store_true", help="measure without the sources' bytecode on disk")
+    parser.add_argument("--no-compile", action="store_true",
+                        help="measure without the sources' bytecode on disk")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the fresh process
     args = parser.parse_args(argv)
     if args.measure:

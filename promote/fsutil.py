@@ -64,8 +64,8 @@ class TargetFile:
         self._mode = target_mode(self.target)
         try:
             self.target.parent.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(prefix=f".{self.target.name}.{os.getpid()}.", suffix=PARTIAL_SUFFIX,
-                                            dir=self.target.parent)
+            handle, temp = tempfile.mkstemp(prefix=f".{self.target.name}.{os.getpid()}.",
+                                            suffix=PARTIAL_SUFFIX, dir=self.target.parent)
         except OSError as error:
             raise write_error(self.target, error) from None
         self.temp = Path(temp)

@@ -21,7 +21,8 @@ def fixture_exports() -> list[Path]:
 def decompressed_text(path: Path) -> str:
     """The content of an export as text, whatever its framing (for grep-style leak checks)."""
     export = open_export(path)
-    return "\n".join(record.raw.decode("utf-8", "replace") for record in export.records() if hasattr(record, "raw"))
+    return "\n".join(record.raw.decode("utf-8", "replace") for record in export.records()
+                     if hasattr(record, "raw"))
 
 
 def slot_text(path: Path) -> str:
@@ -92,7 +93,9 @@ def test_rebuilt_turns_are_the_same_except_for_placeholders(scrubbed) -> None:
         for old_turn, new_turn in zip(old.turns, new.turns):
             assert [c.name for c in new_turn.tool_calls] == [c.name for c in old_turn.tool_calls]
             assert [c.span_id for c in new_turn.tool_calls] == [c.span_id for c in old_turn.tool_calls]
-            assert (new_turn.input_tokens, new_turn.output_tokens) == (old_turn.input_tokens, old_turn.output_tokens)
+            assert (new_turn.input_tokens, new_turn.output_tokens) == (
+                old_turn.input_tokens, old_turn.output_tokens
+            )
             assert new_turn.span_ids == old_turn.span_ids
             assert (new_turn.final_response is None) == (old_turn.final_response is None)
 
@@ -226,7 +229,8 @@ def test_a_run_leaves_the_callers_garbage_collector_settings_as_they_were(tmp_pa
     assert gc.get_threshold() == before
 
 
-@pytest.mark.parametrize("option", [["--block-mb", "-1"], ["--workers", "0"], ["--window", "0"], ["--window", "x"]])
+@pytest.mark.parametrize("option", [["--block-mb", "-1"], ["--workers", "0"], ["--window", "0"],
+                                    ["--window", "x"]])
 def test_a_bad_number_option_is_a_one_line_usage_error_not_a_crash(tmp_path: Path, option: list[str]) -> None:
     result = run_cli("scrub", str(TRACES / "adk2.otlp.jsonl"), "-o", str(tmp_path / "out.jsonl"), *option)
     assert result.returncode == 2

@@ -34,8 +34,9 @@ def test_match_rules_are_typed_and_written_back_in_their_file_form(text, rule: A
     assert call.match["a"] == rule
     written = call.model_dump(mode="json")["match"]["a"]
     assert written == (["CA", "NY"] if rule.kind == "one_of" else text)
-    assert ExpectedToolCall.model_validate({"name": "t", "args": {"a": 1}, "match": {"a": written}}) == call.model_copy(
-        update={"args": {"a": 1}})
+    assert ExpectedToolCall.model_validate(
+        {"name": "t", "args": {"a": 1}, "match": {"a": written}}
+    ) == call.model_copy(update={"args": {"a": 1}})
 
 
 @pytest.mark.parametrize("text", ["regex:(", "tolerance:many", "fuzzy", "tolerance:-1"])
@@ -51,7 +52,9 @@ def test_a_bad_match_rule_is_a_schema_error_at_its_argument(text: str, tmp_path:
 
 def test_the_typed_rules_reach_the_model_of_a_golden_case() -> None:
     call = load_case(HERO).case.expected_tools.calls[1]
-    assert {name: rule.kind for name, rule in call.match.items()} == {"topic": "exact", "jurisdiction": "exact"}
+    assert {name: rule.kind for name, rule in call.match.items()} == {
+        "topic": "exact", "jurisdiction": "exact"
+    }
 
 
 def test_editing_models_validate_on_assignment() -> None:
@@ -69,10 +72,14 @@ def test_validate_case_takes_a_file_a_tree_or_a_model() -> None:
     loaded = load_case(HERO)
     loaded.case.must_cite.append("PTO-XX-0000 §9")
     on_model = validate_case(loaded.case, residual_scan=None)
-    assert [(p.rule, p.field, p.file, p.line) for p in on_model] == [("must-cite", "must_cite[1]", None, None)]
+    assert [(p.rule, p.field, p.file, p.line) for p in on_model] == [
+        ("must-cite", "must_cite[1]", None, None)
+    ]
     loaded.tree["must_cite"].append("PTO-XX-0000 §9")
     on_tree = validate_case(loaded.tree, path=HERO, residual_scan=None)
-    assert [(p.rule, p.field, p.file, p.line) for p in on_tree] == [("must-cite", "must_cite[1]", str(HERO), 54)]
+    assert [(p.rule, p.field, p.file, p.line) for p in on_tree] == [
+        ("must-cite", "must_cite[1]", str(HERO), 54)
+    ]
     assert validate_case(HERO, residual_scan=None) == []
     assert all(isinstance(p, Problem) for p in on_model + on_tree)
 
@@ -81,14 +88,17 @@ def test_a_file_that_is_not_a_case_is_one_bad_input_problem(tmp_path: Path) -> N
     path = tmp_path / "x.yaml"
     path.write_text("- a\n")
     (problem,) = validate_case(path)
-    assert (problem.rule, problem.file, problem.line, problem.severity) == ("bad-input", str(path), 1, "error")
+    assert (problem.rule, problem.file, problem.line, problem.severity) == (
+        "bad-input", str(path), 1, "error"
+    )
 
 
 def test_placeholders_in_the_expected_output_are_a_note_on_drafts_an_error_on_valid_cases() -> None:
     case = load_case(HERO).case
     case.expected_output = case.expected_output.replace("Up to", "<PERSON_1>, up to")
     (problem,) = validate_case(case, residual_scan=None)
-    assert (problem.rule, problem.field, problem.severity) == ("output-placeholder", "expected_output", "error")
+    assert (problem.rule, problem.field, problem.severity) == ("output-placeholder", "expected_output",
+                                                               "error")
     case.status = "draft"
     (problem,) = validate_case(case, residual_scan=None)
     assert problem.severity == "note"
@@ -100,7 +110,8 @@ def test_the_case_rules_know_every_placeholder_the_scrubber_writes() -> None:
     from scrubbers.context import PLACEHOLDER
 
     assert PLACEHOLDER_RE.pattern == PLACEHOLDER.pattern
-    assert all(PLACEHOLDER_RE.fullmatch(text) for text in ("<PERSON_1>", "<EMAIL_ADDRESS_3fa2c1>", "<REDACTED>", "<BLOB>"))
+    assert all(PLACEHOLDER_RE.fullmatch(text)
+               for text in ("<PERSON_1>", "<EMAIL_ADDRESS_3fa2c1>", "<REDACTED>", "<BLOB>"))
 
 
 def test_a_problem_says_where_and_loads_back_from_its_json() -> None:

@@ -46,8 +46,11 @@ def test_a_key_the_file_lacks_is_written_only_when_the_edit_changes_it(tmp_path:
     target = tmp_path / "hr.minimal_001.yaml"
     target.write_text("id: hr.minimal_001\ntitle: t\ninput: i\n")
     loaded = load_case(target)
-    assert render_case(loaded.case, loaded) == "# yaml-language-server: $schema=../../schema/portable-v1.schema.json\n" \
+    assert (
+        render_case(loaded.case, loaded)
+        == "# yaml-language-server: $schema=../../schema/portable-v1.schema.json\n"
         "id: hr.minimal_001\ntitle: t\ninput: i\n"
+    )
     loaded.case.tier = "silver"
     text = render_case(loaded.case, loaded)
     assert "tier: silver\n" in text and "revision" not in text and "format" not in text
@@ -83,7 +86,9 @@ def test_personal_data_is_refused_naming_the_field_never_the_value(tmp_path: Pat
     loaded.case.expected_output += " Write to maria.gonzalez@acme-retail.com."
     with pytest.raises(CaseRefused) as refused:
         save_case(loaded.case, target, base=loaded)
-    assert "expected_output (EMAIL_ADDRESS)" in str(refused.value) and "maria" not in str(refused.value).lower()
+    assert (
+        "expected_output (EMAIL_ADDRESS)" in str(refused.value) and "maria" not in str(refused.value).lower()
+    )
 
 
 def test_known_values_of_the_source_trace_are_refused(tmp_path: Path) -> None:
@@ -133,14 +138,19 @@ def test_legacy_metadata_budgets_load_as_budgets_and_migrate_on_save(tmp_path: P
     target = tmp_path / "hr.legacy_001.yaml"
     target.write_text(
         "id: hr.legacy_001\ntitle: t\ninput: i\nmetadata:\n  pillar: hr\n"
-        "  budgets: {tool_calls: 2, model_calls: 3, input_tokens: 1850, output_tokens: 130, duration_ms: 147.4}\n"
+        "  budgets: {tool_calls: 2, model_calls: 3, input_tokens: 1850, output_tokens: 130, "
+        "duration_ms: 147.4}\n"
     )
     loaded = load_case(target)
-    assert loaded.case.budgets == Budgets(max_tool_calls=2, max_model_calls=3, max_tokens=1980, max_duration_ms=147.4)
+    assert loaded.case.budgets == Budgets(max_tool_calls=2, max_model_calls=3, max_tokens=1980,
+                                          max_duration_ms=147.4)
     assert loaded.case.metadata == {"pillar": "hr"}
     text = save_case(loaded.case, target, base=loaded, residual_scan=None).text
     assert "input: i\nbudgets:\n  max_tool_calls: 2\n  max_model_calls: 3\n  max_tokens: 1980\n" in text
-    assert "input_tokens" not in text and Case.model_validate(load_case(target).tree).budgets == loaded.case.budgets
+    assert (
+        "input_tokens" not in text
+        and Case.model_validate(load_case(target).tree).budgets == loaded.case.budgets
+    )
 
 
 def test_load_case_refuses_a_schema_error_with_file_and_line(tmp_path: Path) -> None:
@@ -153,7 +163,8 @@ def test_load_case_refuses_a_schema_error_with_file_and_line(tmp_path: Path) -> 
 def _with_rule(rule: object) -> Case:
     return Case.model_validate({
         "id": "hr.rule_001", "title": "t", "input": "How much PTO carries over?", "expected_output": "ok",
-        "expected_tools": {"calls": [{"name": "get_employee_context", "args": {"employee_id": "<EMPLOYEE_ID_1>"},
+        "expected_tools": {"calls": [{"name": "get_employee_context",
+                                      "args": {"employee_id": "<EMPLOYEE_ID_1>"},
                                       "match": {"employee_id": rule}}]},
     })
 
@@ -184,7 +195,8 @@ def test_salted_fingerprints_refuse_what_the_values_refuse(tmp_path: Path) -> No
     with pytest.raises(CaseRefused) as refused:
         save_case(case, tmp_path / "hr.known_001.yaml", known_values=prints, residual_scan=None)
     assert [(p.rule, p.field) for p in refused.value.problems] == [("known-value", "input")]
-    inside_words = Case(id="hr.known_002", title="t", input="Zorblax Quintet and XE-482134", expected_output="no")
+    inside_words = Case(id="hr.known_002", title="t", input="Zorblax Quintet and XE-482134",
+                        expected_output="no")
     save_case(inside_words, tmp_path / "hr.known_002.yaml", known_values=prints, residual_scan=None)
     id_case = Case(id="hr.known_003", title="t", input="Look up (E-48213).", expected_output="ok")
     with pytest.raises(CaseRefused):

@@ -53,12 +53,15 @@ def test_editing_folded_prose_keeps_other_comments() -> None:
     assert all("expected_output" in l or not l.strip().startswith("#") for l in removed)
     assert "numeric:                             # regulated figures" in after
     assert after.startswith("# yaml-language-server: $schema=")
-    assert Case.model_validate(load_tree(HERO, after)).expected_output.endswith("(62.5 - 40) could be at risk.")
+    assert Case.model_validate(load_tree(HERO, after)).expected_output.endswith(
+        "(62.5 - 40) could be at risk."
+    )
 
 
 def test_appending_a_tool_call_keeps_comments_in_place() -> None:
     def edit(case: Case) -> None:
-        case.expected_tools.calls.append(ExpectedToolCall(name="get_accrual_balances", args={"as_of": "2026-06-29"}))
+        case.expected_tools.calls.append(ExpectedToolCall(name="get_accrual_balances",
+                                                          args={"as_of": "2026-06-29"}))
 
     before, after = edited(HERO, edit)
     removed, added = changed_lines(before, after)
@@ -67,12 +70,14 @@ def test_appending_a_tool_call_keeps_comments_in_place() -> None:
     lines = after.splitlines()
     cont = lines.index(next(l for l in lines if "# regex:<pattern>" in l))
     assert lines[cont + 1] == "    - name: get_accrual_balances"  # after the comment of the previous item
-    assert lines[lines.index("        as_of: '2026-06-29'") + 1] == ""  # the blank line before the next key stays
+    # the blank line before the next key stays
+    assert lines[lines.index("        as_of: '2026-06-29'") + 1] == ""
 
 
 def test_appending_a_figure_keeps_flow_style_and_the_blank_line() -> None:
     def edit(case: Case) -> None:
-        case.numeric.append(NumericFigure(name="accrual_rate", value=4.62, unit="h", oracle="ukg-accrual-engine"))
+        case.numeric.append(NumericFigure(name="accrual_rate", value=4.62, unit="h",
+                                          oracle="ukg-accrual-engine"))
 
     before, after = edited(HERO, edit)
     removed, added = changed_lines(before, after)
@@ -85,7 +90,8 @@ def test_appending_a_figure_keeps_flow_style_and_the_blank_line() -> None:
 
 def test_appending_a_citation_and_multiline_chunk_writes_a_block_scalar() -> None:
     def edit(case: Case) -> None:
-        case.retrieval_context.append(RetrievalChunk(citation="PTO-CA-2026 §4.4", text="First line.\nSecond line."))
+        case.retrieval_context.append(RetrievalChunk(citation="PTO-CA-2026 §4.4",
+                                                     text="First line.\nSecond line."))
         case.must_cite.append("PTO-CA-2026 §4.4")
 
     before, after = edited(HERO, edit)
@@ -97,7 +103,9 @@ def test_appending_a_citation_and_multiline_chunk_writes_a_block_scalar() -> Non
 def test_deleting_a_section_keeps_the_blank_line_and_comments_after_it() -> None:
     before, after = edited(HERO, lambda case: setattr(case, "safety", None))
     assert "safety:" not in after
-    assert "must_cite: [PTO-CA-2026 §4.2]\n\nkind: [functional, retrieval, numeric, safety]   # drives" in after
+    assert (
+        "must_cite: [PTO-CA-2026 §4.2]\n\nkind: [functional, retrieval, numeric, safety]   # drives" in after
+    )
 
 
 def test_dates_and_version_like_strings_keep_type_and_quoting() -> None:

@@ -38,7 +38,10 @@ def test_the_readme_example_names_the_case_by_its_file(capsys, tmp_path: Path, m
                        "evals/cases", "-o", "evals/cases/hr.pto_carryover_001.yaml")
     assert code == 0, err
     assert err.splitlines()[0] == "wrote evals/cases/hr.pto_carryover_001.yaml"
-    assert load_case(tmp_path / "evals" / "cases" / "hr.pto_carryover_001.yaml").case.id == "hr.pto_carryover_001"
+    assert (
+        load_case(tmp_path / "evals" / "cases" / "hr.pto_carryover_001.yaml").case.id
+        == "hr.pto_carryover_001"
+    )
     code, _, err = cli(capsys, "validate", "evals/cases")
     assert code == 0, err
 

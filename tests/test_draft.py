@@ -30,8 +30,10 @@ CARRYOVER_REPLY = (
 )
 CHUNKS = [
     {"citation": "PTO-CA-2026 §4.2",
-     "text": "Unused PTO carries over up to a maximum of 40 hours. Hours above 40 are forfeited on December 31."},
-    {"citation": "PTO-CA-2026 §4.3", "text": "Carryover hours must be used by March 31 of the following year."},
+     "text": "Unused PTO carries over up to a maximum of 40 hours. Hours above 40 are forfeited "
+             "on December 31."},
+    {"citation": "PTO-CA-2026 §4.3",
+     "text": "Carryover hours must be used by March 31 of the following year."},
 ]
 
 
@@ -41,15 +43,16 @@ def carryover_trace() -> Trace:
         invocation_id="e-8c1d",
         started_at=datetime(2026, 6, 29, 23, 58, tzinfo=UTC),
         duration_ms=41.25,
-        user_input="Hi, I'm <PERSON_1> (<EMAIL_ADDRESS_1>, cell <PHONE_NUMBER_1>). If I do not use all my PTO "
-                   "this year, how much carries into next year?",
+        user_input="Hi, I'm <PERSON_1> (<EMAIL_ADDRESS_1>, cell <PHONE_NUMBER_1>). If I do not "
+                   "use all my PTO this year, how much carries into next year?",
         final_response=CARRYOVER_REPLY,
         tool_calls=[
             ToolCall(name="get_employee_context", args={"employee_id": "<EMPLOYEE_ID_1>"}, span_id="a1" * 8,
                      result={"employee_id": "<EMPLOYEE_ID_1>", "name": "<PERSON_1>", "work_state": "CA",
                              "hire_date": "2019-03-18", "pto_balance_hours": 62.5}),
             ToolCall(name="search_hr_policy", args={"topic": "pto_carryover", "jurisdiction": "CA"},
-                     span_id="b2" * 8, result={"topic": "pto_carryover", "jurisdiction": "CA", "chunks": CHUNKS}),
+                     span_id="b2" * 8, result={"topic": "pto_carryover", "jurisdiction": "CA",
+                                               "chunks": CHUNKS}),
         ],
         model_calls=[ModelCall(model="gemini-2.5-flash", input_tokens=800, output_tokens=10)] * 3,
         input_tokens=2400,
@@ -64,13 +67,15 @@ def accrual_trace() -> Trace:
     turn = Turn(
         index=0,
         started_at=datetime(2026, 6, 29, 16, 3, tzinfo=UTC),
-        user_input="Check my accruals. This is <PERSON_1>, employee <EMPLOYEE_ID_1>, SSN <US_SSN_1> if you need it.",
+        user_input="Check my accruals. This is <PERSON_1>, employee <EMPLOYEE_ID_1>, SSN <US_SSN_1> "
+                   "if you need it.",
         final_response="Hi <PERSON_2>, you have 48.0 hours of PTO, 16.0 hours of sick time, and 8.0 hours of "
                        "personal time available as of June 29.",
         tool_calls=[
             ToolCall(name="get_employee_context", args={"employee_id": "<EMPLOYEE_ID_1>"},
                      result={"employee_id": "<EMPLOYEE_ID_1>", "pto_balance_hours": 48.0}),
-            ToolCall(name="get_accrual_balances", args={"employee_id": "<EMPLOYEE_ID_1>", "as_of": "2026-06-29"},
+            ToolCall(name="get_accrual_balances",
+                     args={"employee_id": "<EMPLOYEE_ID_1>", "as_of": "2026-06-29"},
                      result={"as_of": "2026-06-29", "unit": "hours", "accrual_rate_per_pay_period": 4.62,
                              "balances": {"pto": 48.0, "sick": 16.0, "personal": 8.0}}),
         ],
@@ -107,16 +112,20 @@ def test_carryover_draft_holds_what_the_agent_did(export: Path) -> None:
         ("get_employee_context", {"employee_id": "<EMPLOYEE_ID_1>"}),
         ("search_hr_policy", {"topic": "pto_carryover", "jurisdiction": "CA"}),
     ]
-    assert [(c.citation, c.text) for c in case.retrieval_context] == [(c["citation"], c["text"]) for c in CHUNKS]
+    assert [(c.citation, c.text) for c in case.retrieval_context] == [
+        (c["citation"], c["text"]) for c in CHUNKS
+    ]
     assert case.must_cite == ["PTO-CA-2026 §4.2"]
     assert case.kind == ["functional", "retrieval", "numeric", "safety"]
     assert [(r.category, r.scope) for r in case.safety.must_not] == [("pii-leak", "other-employee records")]
     assert [e.handle for e in case.entities] == ["unresolved.requesting_employee"]
     assert case.params == {"as_of": "2026-06-29"}
-    assert case.tenant.model_dump() == {"id": "unresolved", "environment": "sandbox", "data": "production-scrubbed"}
+    assert case.tenant.model_dump() == {"id": "unresolved", "environment": "sandbox",
+                                        "data": "production-scrubbed"}
     assert case.metadata == {"pillar": "hr", "sensitivity": "production-scrubbed"}
     # Budgets are typed and top-level (tokens: input + output), no longer under metadata.
-    assert case.budgets == Budgets(max_tool_calls=2, max_model_calls=3, max_tokens=2430, max_duration_ms=41.25)
+    assert case.budgets == Budgets(max_tool_calls=2, max_model_calls=3, max_tokens=2430,
+                                   max_duration_ms=41.25)
 
 
 def test_carryover_figures_carry_their_source(export: Path) -> None:
@@ -212,10 +221,14 @@ def test_yaml_records_provenance_defaults_and_utc_time(export: Path) -> None:
 def test_id_takes_the_next_free_number(export: Path, tmp_path: Path) -> None:
     cases = tmp_path / "evals" / "cases"
     (cases / "hr").mkdir(parents=True)
-    for name in ("hr.policy_carryover_001.yaml", "hr/hr.policy_carryover_003.yaml", "hr.policy_other_009.yaml"):
+    for name in ("hr.policy_carryover_001.yaml", "hr/hr.policy_carryover_003.yaml",
+                 "hr.policy_other_009.yaml"):
         (cases / name).write_text("format: portable-v1\n")
     assert draft(carryover_trace(), export, cases_dir=cases).case.id == "hr.policy_carryover_004"
-    assert draft(carryover_trace(), export, cases_dir=cases, pillar="benefits").case.id == "benefits.hr_policy_carryover_001"
+    assert (
+        draft(carryover_trace(), export, cases_dir=cases, pillar="benefits").case.id
+        == "benefits.hr_policy_carryover_001"
+    )
     assert draft(carryover_trace(), export, case_id="hr.pto_rollover_012").case.id == "hr.pto_rollover_012"
 
 
@@ -324,10 +337,16 @@ def test_promoted_by_falls_back_to_git_then_login(export: Path, tmp_path: Path, 
     by_git = draft(carryover_trace(), export, by=None, cases_dir=outside_any_repo).case.provenance.promoted_by
     assert by_git == "sme@example.test"
     git_config.write_text("[user]\n\tname = Hermione G\n\temail = sme@example.test\n")
-    assert draft(carryover_trace(), export, by=None, cases_dir=outside_any_repo).case.provenance.promoted_by == "Hermione G"
+    assert (
+        draft(carryover_trace(), export, by=None, cases_dir=outside_any_repo).case.provenance.promoted_by
+        == "Hermione G"
+    )
     git_config.write_text("")
     monkeypatch.setattr("getpass.getuser", lambda: "hgranger")
-    assert draft(carryover_trace(), export, by=None, cases_dir=outside_any_repo).case.provenance.promoted_by == "hgranger"
+    assert (
+        draft(carryover_trace(), export, by=None, cases_dir=outside_any_repo).case.provenance.promoted_by
+        == "hgranger"
+    )
 
 
 def test_handles_are_suggested_by_distinctive_words_in_any_domain() -> None:

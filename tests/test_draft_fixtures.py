@@ -52,7 +52,8 @@ def scenario(name: str, run: str = "adk2") -> dict:
 
 
 def draft_scenario(name: str, engine, export: Path = EXPORT, turn: int = 0) -> DraftResult:
-    return draft_from_export(export, trace_id=scenario(name)["trace_id"], turn=turn, options=OPTIONS, engine=engine)
+    return draft_from_export(export, trace_id=scenario(name)["trace_id"], turn=turn, options=OPTIONS,
+                             engine=engine)
 
 
 def assert_no_planted_values(text: str) -> None:
@@ -94,7 +95,9 @@ def test_carryover_figures_and_citations(engine) -> None:
     case = draft_scenario("carryover", engine).case
     figures = {f.value: f for f in case.numeric}
     assert sorted(figures) == [22.5, 40, 62.5]
-    assert (figures[62.5].source.tool, figures[62.5].source.path) == ("get_employee_context", "$.pto_balance_hours")
+    assert (figures[62.5].source.tool, figures[62.5].source.path) == (
+        "get_employee_context", "$.pto_balance_hours"
+    )
     assert figures[22.5].source.derived
     assert all(figure_in_text(f.value, f.unit, case.expected_output) for f in case.numeric)
     assert [c.citation for c in case.retrieval_context] == ["PTO-CA-2026 §4.2", "PTO-CA-2026 §4.3"]
@@ -129,7 +132,9 @@ def test_provenance_is_complete(engine) -> None:
 
 
 @pytest.mark.parametrize("file_name", RUN_FILES)
-def test_every_fixture_turn_drafts_to_a_valid_draft_without_planted_values(file_name: str, engine, tmp_path) -> None:
+def test_every_fixture_turn_drafts_to_a_valid_draft_without_planted_values(
+    file_name: str, engine, tmp_path
+) -> None:
     export = TRACES / file_name
     traces = list_traces([export]).traces
     assert sum(len(t.turns) for t in traces) == 7
@@ -144,7 +149,8 @@ def test_every_fixture_turn_drafts_to_a_valid_draft_without_planted_values(file_
 
 
 def test_unknown_trace_id_lists_the_ids_found(engine) -> None:
-    with pytest.raises(PromoteError, match="no trace 0000.*traces in this file: .*" + scenario("carryover")["trace_id"]):
+    with pytest.raises(PromoteError,
+                       match="no trace 0000.*traces in this file: .*" + scenario("carryover")["trace_id"]):
         draft_from_export(EXPORT, trace_id="0000", options=OPTIONS, engine=engine)
 
 
@@ -162,12 +168,14 @@ def test_turn_out_of_range_on_a_real_trace(engine) -> None:
 def test_export_without_content_is_refused_with_the_fix(engine) -> None:
     trace_id = scenario("carryover", run="adk2-default")["trace_id"]
     with pytest.raises(PromoteError, match="no recorded user message.*content capture"):
-        draft_from_export(TRACES / "adk2-default.otlp.jsonl", trace_id=trace_id, options=OPTIONS, engine=engine)
+        draft_from_export(TRACES / "adk2-default.otlp.jsonl", trace_id=trace_id, options=OPTIONS,
+                          engine=engine)
 
 
 def test_batch_drafting_numbers_files_and_skips_duplicates(engine, tmp_path: Path) -> None:
     cases = tmp_path / "cases"
-    written = draft_all(EXPORT, cases_dir=cases, tool=None, agent="hr_policy_advisor", options=OPTIONS, engine=engine)
+    written = draft_all(EXPORT, cases_dir=cases, tool=None, agent="hr_policy_advisor", options=OPTIONS,
+                        engine=engine)
     assert sorted(p.name for p in written) == [
         "benefits.plan_coverage_001.yaml", "hr.policy_carryover_001.yaml", "hr.policy_carryover_002.yaml",
         "payroll.direct_deposit_001.yaml", "payroll.pay_statement_001.yaml", "payroll.pay_statement_002.yaml",
@@ -176,13 +184,15 @@ def test_batch_drafting_numbers_files_and_skips_duplicates(engine, tmp_path: Pat
     for path in written:
         assert validate_file(path).ok
     notes: list = []
-    again = draft_all(EXPORT, cases_dir=cases, tool=None, agent=None, options=OPTIONS, engine=engine, notes=notes)
+    again = draft_all(EXPORT, cases_dir=cases, tool=None, agent=None, options=OPTIONS, engine=engine,
+                      notes=notes)
     assert again == [] and len(notes) == 7 and all("skipped" in note.message for note in notes)
     only = draft_all(EXPORT, cases_dir=tmp_path / "accruals", tool="get_accrual_balances", agent=None,
                      options=OPTIONS, engine=engine)
     assert sorted(p.name for p in only) == ["hr.policy_carryover_001.yaml", "wfm.accrual_balance_001.yaml"]
     with pytest.raises(NothingMatched, match="no turn matches --agent payroll_bot") as nothing:
-        draft_all(EXPORT, cases_dir=tmp_path / "none", tool=None, agent="payroll_bot", options=OPTIONS, engine=engine)
+        draft_all(EXPORT, cases_dir=tmp_path / "none", tool=None, agent="payroll_bot", options=OPTIONS,
+                  engine=engine)
     assert nothing.value.exit_code == 1
 
 

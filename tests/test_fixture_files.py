@@ -68,7 +68,8 @@ def trace_ids(name: str) -> set[str]:
         ids = set()
         for message in length_prefixed((TRACES / name).read_bytes()):
             request = ExportTraceServiceRequest.FromString(message)
-            ids |= {s.trace_id.hex() for rs in request.resource_spans for ss in rs.scope_spans for s in ss.spans}
+            ids |= {s.trace_id.hex() for rs in request.resource_spans for ss in rs.scope_spans
+                    for s in ss.spans}
         return ids
     docs = json_documents(name)
     if fmt == "console":
@@ -78,7 +79,8 @@ def trace_ids(name: str) -> set[str]:
     if fmt == "tempo":
         return {s["traceId"] for d in docs for b in d["batches"]
                 for scope in b["instrumentationLibrarySpans"] for s in scope["spans"]}
-    return {s["traceId"] for d in docs for rs in d["resourceSpans"] for ss in rs["scopeSpans"] for s in ss["spans"]}
+    return {s["traceId"] for d in docs for rs in d["resourceSpans"] for ss in rs["scopeSpans"]
+            for s in ss["spans"]}
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
@@ -102,7 +104,8 @@ def test_jsonl_spreads_each_trace_over_several_lines(name):
 def test_every_run_has_the_scenarios_the_generator_scripted():
     for run, info in EXPECTED["runs"].items():
         names = [s["scenario"] for s in info["scenarios"]]
-        assert names == ["carryover", "accrual", "benefits", "payroll_session", "parallel_tools", "tool_error"], run
+        assert names == ["carryover", "accrual", "benefits", "payroll_session", "parallel_tools",
+                         "tool_error"], run
         carryover = info["scenarios"][0]["turns"][0]
         assert [c["name"] for c in carryover["tool_calls"]] == ["get_employee_context", "search_hr_policy"]
         assert carryover["model_calls"] == 3

@@ -36,7 +36,8 @@ def traces_of(name: str) -> tuple[Trace, ...]:
 
 def test_every_fixture_file_is_in_expected_json():
     on_disk = {p.name for p in TRACES.iterdir()
-               if p.is_file() and p.suffix not in (".md",) and p.name != "expected.json"}  # producers/: own truth
+               # producers/: own truth
+               if p.is_file() and p.suffix not in (".md",) and p.name != "expected.json"}
     assert on_disk == set(FILES)
 
 
@@ -77,8 +78,10 @@ def assert_no_content(turn: Any, expected: dict, label: str) -> None:
     assert (turn.user_input, turn.final_response) == (None, None), label
     assert all(c.args is None and c.result is None for c in turn.tool_calls), label
     # A failure is still visible from the span status.
-    assert [c.error is not None for c in turn.tool_calls] == [c["error"] is not None for c in expected["tool_calls"]]
-    assert any("ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in w and "SPAN_ONLY" in w for w in turn.warnings), label
+    assert [c.error is not None for c in turn.tool_calls] == [c["error"] is not None
+                                                              for c in expected["tool_calls"]]
+    assert any("ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in w and "SPAN_ONLY" in w
+               for w in turn.warnings), label
     assert turn.input_tokens and turn.output_tokens, label
 
 
@@ -101,7 +104,9 @@ def test_every_format_of_a_run_gives_the_same_turns(run: str):
         other = [comparable(t) for t in traces_of(name)]
         assert [dump for dump, _ in other] == [dump for dump, _ in reference], f"{name} differs from {first}"
         for (_, times), (_, expected_times) in zip(other, reference, strict=True):
-            for (start, duration), (expected_start, expected_duration) in zip(times, expected_times, strict=True):
+            for (start, duration), (expected_start, expected_duration) in zip(
+                times, expected_times, strict=True
+            ):
                 assert abs(start - expected_start) <= 2 and abs(duration - expected_duration) <= 0.003, name
 
 
@@ -109,7 +114,8 @@ def test_parallel_calls_keep_the_model_call_order_in_every_run():
     for run, names in RUNS.items():
         [scenario] = [s for s in EXPECTED["runs"][run]["scenarios"] if s["scenario"] == "parallel_tools"]
         [turn] = traces_of(names[0])[scenario["trace_index"]].turns
-        assert [c.call_id for c in turn.tool_calls] == [c["call_id"] for c in scenario["turns"][0]["tool_calls"]]
+        assert [c.call_id for c in turn.tool_calls] == [c["call_id"]
+                                                        for c in scenario["turns"][0]["tool_calls"]]
         assert "(merged tools)" not in [c.name for c in turn.tool_calls]
 
 
@@ -123,8 +129,8 @@ def test_openinference_on_schema_v2_rebuilds_the_model_calls_it_overwrote():
 # --- listing -------------------------------------------------------------------------------------
 
 SPEC_TRACE = {"trace_id", "service", "agent", "session_id", "user_id", "turns"}
-SPEC_TURN = {"index", "invocation_id", "started_at", "duration_ms", "user_input", "final_response", "tool_calls",
-             "model_calls", "input_tokens", "output_tokens"}
+SPEC_TURN = {"index", "invocation_id", "started_at", "duration_ms", "user_input", "final_response",
+             "tool_calls", "model_calls", "input_tokens", "output_tokens"}
 
 
 def test_listing_json_has_the_cli_spec_shape():

@@ -19,7 +19,11 @@ from promote.ingest.formats.base import Record
 from promote.trace_model import Span
 
 TRACES = Path(__file__).resolve().parent.parent / "fixtures" / "traces"
-EXPECTED = json.loads((TRACES / "expected.json").read_text()) if (TRACES / "expected.json").exists() else {"files": {}}
+EXPECTED = (
+    json.loads((TRACES / "expected.json").read_text())
+    if (TRACES / "expected.json").exists()
+    else {"files": {}}
+)
 FILES = EXPECTED["files"]
 COARSE_TIME_NS = {"jaeger": 2_000, "console": 1_000, "tempo": 1_000}
 """Jaeger and console keep microseconds; Tempo writes times as float-rounded JSON numbers."""
@@ -27,8 +31,10 @@ COARSE_TIME_NS = {"jaeger": 2_000, "console": 1_000, "tempo": 1_000}
 
 def reference_file(run: str) -> str:
     """The run's plain OTLP JSON export (the JSON-lines file when the run has no single document)."""
-    candidates = [name for name, info in FILES.items() if info["run"] == run and info["format"].startswith("otlp-json")]
-    return min(candidates, key=lambda name: (FILES[name]["format"] != "otlp-json", FILES[name]["compression"] is not None))
+    candidates = [name for name, info in FILES.items() if info["run"] == run
+                  and info["format"].startswith("otlp-json")]
+    return min(candidates, key=lambda name: (FILES[name]["format"] != "otlp-json",
+                                             FILES[name]["compression"] is not None))
 
 
 def spans_by_id(name: str) -> dict[str, Span]:
@@ -49,8 +55,10 @@ def same_value(expected: object, got: object) -> bool:
 
 
 def assert_same_span(expected: Span, got: Span, family: str) -> None:
-    assert (got.trace_id, got.parent_span_id, got.name) == (expected.trace_id, expected.parent_span_id, expected.name)
-    assert (got.kind, got.status_code, got.status_message) == (expected.kind, expected.status_code, expected.status_message)
+    assert (got.trace_id, got.parent_span_id, got.name) == (expected.trace_id, expected.parent_span_id,
+                                                            expected.name)
+    assert (got.kind, got.status_code, got.status_message) == (expected.kind, expected.status_code,
+                                                               expected.status_message)
     tolerance = COARSE_TIME_NS.get(family, 0)
     assert abs(got.start_ns - expected.start_ns) <= tolerance
     assert abs(got.end_ns - expected.end_ns) <= tolerance
@@ -58,7 +66,9 @@ def assert_same_span(expected: Span, got: Span, family: str) -> None:
     for key, value in expected.attributes.items():
         assert same_value(value, got.attributes[key]), key
     assert got.resource == expected.resource
-    assert [(event.name, event.attributes) for event in got.events] == [(event.name, event.attributes) for event in expected.events]
+    assert [(event.name, event.attributes) for event in got.events] == [
+        (event.name, event.attributes) for event in expected.events
+    ]
     if family != "console":  # console output has no instrumentation scope
         assert (got.scope_name, got.scope_version) == (expected.scope_name, expected.scope_version)
 
@@ -72,7 +82,9 @@ def test_fixture_sniffs_as_its_format_and_compression(name: str) -> None:
     info = FILES[name]
     export = open_export(TRACES / name)
     assert export.compression == info["compression"]
-    expected_family = info["format"].split("-")[0] if info["format"].startswith(("jaeger", "tempo", "console")) else None
+    expected_family = (
+        info["format"].split("-")[0] if info["format"].startswith(("jaeger", "tempo", "console")) else None
+    )
     if expected_family:
         assert export.format == expected_family
     elif info["format"] == "otlp-proto":
@@ -103,7 +115,11 @@ def decompressed_bytes(data: bytes, compression: str | None) -> list[bytes]:
     messages, position = [], 0
     while position < len(data):
         length = int.from_bytes(data[position : position + 4], "big")
-        messages.append(zstandard.ZstdDecompressor().decompressobj().decompress(data[position + 4 : position + 4 + length]))
+        messages.append(
+            zstandard.ZstdDecompressor()
+            .decompressobj()
+            .decompress(data[position + 4 : position + 4 + length])
+        )
         position += 4 + length
     return messages
 
@@ -135,7 +151,9 @@ def test_identity_rewrite_writes_the_input_back_byte_for_byte(name: str, tmp_pat
     if export.compression is None:
         assert written == source.read_bytes()
     else:
-        assert decompressed_bytes(written, export.compression) == decompressed_bytes(source.read_bytes(), export.compression)
+        assert decompressed_bytes(written, export.compression) == decompressed_bytes(
+            source.read_bytes(), export.compression
+        )
     reread = open_export(tmp_path / name)
     assert (reread.format, reread.compression) == (export.format, export.compression)
 
@@ -144,7 +162,11 @@ def first_text_attribute(name: str) -> tuple[str, str]:
     """(span id, key) of a plain string span attribute holding lower-case letters."""
     for span in iter_spans([TRACES / name]):
         for key, value in span.attributes.items():
-            if isinstance(value, str) and value != value.upper() and not value.lstrip().startswith(("{", "[")):
+            if (
+                isinstance(value, str)
+                and value != value.upper()
+                and not value.lstrip().startswith(("{", "["))
+            ):
                 return span.span_id, key
     raise AssertionError("no text attribute")
 
@@ -185,11 +207,13 @@ def otlp_request(trace_id: str = TRACE_ID, root_id: str = ROOT_ID, tool_id: str 
     return {"resourceSpans": [{
         "resource": {"attributes": [{"key": "service.name", "value": string("hr-agent")}]},
         "scopeSpans": [{"scope": {"name": "gcp.vertex.agent", "version": "1.22.1",
-                             "attributes": [{"key": "scope.team", "value": string("payroll platform")}]}, "spans": [
-            {"traceId": trace_id, "spanId": root_id, "parentSpanId": "", "name": "invoke_agent hr_agent", "kind": 1,
-             "startTimeUnixNano": "1544712660000000000", "endTimeUnixNano": "1544712661000000000",
+                             "attributes": [{"key": "scope.team", "value": string("payroll platform")}]},
+                        "spans": [
+            {"traceId": trace_id, "spanId": root_id, "parentSpanId": "", "name": "invoke_agent hr_agent",
+             "kind": 1, "startTimeUnixNano": "1544712660000000000", "endTimeUnixNano": "1544712661000000000",
              "attributes": [{"key": "gen_ai.agent.name", "value": string("hr_agent")}], "status": {}},
-            {"traceId": trace_id, "spanId": tool_id, "parentSpanId": root_id, "name": "execute_tool get_employee_context",
+            {"traceId": trace_id, "spanId": tool_id, "parentSpanId": root_id,
+             "name": "execute_tool get_employee_context",
              "kind": 1, "startTimeUnixNano": "1544712660100000000", "endTimeUnixNano": "1544712660200000000",
              "attributes": [
                  {"key": "gen_ai.tool.name", "value": string("get_employee_context")},
@@ -197,12 +221,15 @@ def otlp_request(trace_id: str = TRACE_ID, root_id: str = ROOT_ID, tool_id: str 
                  {"key": "gen_ai.usage.input_tokens", "value": {"intValue": "145"}},
                  {"key": "gen_ai.request.temperature", "value": {"doubleValue": 0.2}},
                  {"key": "tags", "value": {"arrayValue": {"values": [string("payroll"), {"intValue": "3"}]}}},
-                 {"key": "meta", "value": {"kvlistValue": {"values": [{"key": "owner", "value": string("Dana Smith")}]}}},
+                 {"key": "meta", "value": {"kvlistValue": {"values": [{"key": "owner",
+                                                                       "value": string("Dana Smith")}]}}},
                  {"key": "blob", "value": {"bytesValue": "AAEC"}},
                  {"key": "nothing", "value": {}}],
              "events": [{"timeUnixNano": "1544712660150000000", "name": "exception",
-                         "attributes": [{"key": "exception.message", "value": string("no employee dana@example.com")}]}],
-             "links": [{"traceId": trace_id, "spanId": root_id, "attributes": [{"key": "link.note", "value": string("retry")}]}],
+                         "attributes": [{"key": "exception.message",
+                                         "value": string("no employee dana@example.com")}]}],
+             "links": [{"traceId": trace_id, "spanId": root_id,
+                        "attributes": [{"key": "link.note", "value": string("retry")}]}],
              "status": {"code": 2, "message": "ValueError: bad id"}}]}]}]}
 
 
@@ -211,7 +238,8 @@ def snake_case(value: object) -> object:
     if isinstance(value, list):
         return [snake_case(item) for item in value]
     if isinstance(value, dict):
-        return {"".join(f"_{c.lower()}" if c.isupper() else c for c in key): snake_case(item) for key, item in value.items()}
+        return {"".join(f"_{c.lower()}" if c.isupper() else c for c in key): snake_case(item)
+                for key, item in value.items()}
     return value
 
 
@@ -221,7 +249,9 @@ def base64_ids_enum_names_numbers(doc: dict) -> dict:
     text = json.dumps(doc)
     for hex_id in (TRACE_ID, ROOT_ID, TOOL_ID):
         text = text.replace(f'"{hex_id}"', json.dumps(base64.b64encode(bytes.fromhex(hex_id)).decode()))
-    text = text.replace('"kind": 1', '"kind": "SPAN_KIND_INTERNAL"').replace('"code": 2', '"code": "STATUS_CODE_ERROR"')
+    text = text.replace('"kind": 1', '"kind": "SPAN_KIND_INTERNAL"').replace(
+        '"code": 2', '"code": "STATUS_CODE_ERROR"'
+    )
     return json.loads(text.replace('"145"', "145").replace('"1544712660100000000"', "1544712660100000000"))
 
 
@@ -248,14 +278,21 @@ def read_spans(path: Path) -> list[dict]:
 def test_canonical_document_decodes_every_any_value(tmp_path: Path) -> None:
     (tmp_path / "one.json").write_text(json.dumps(otlp_request(), indent=2))
     root, tool = iter_spans([tmp_path / "one.json"])
-    assert (root.parent_span_id, root.kind, root.status_code, root.scope_name) == (None, "INTERNAL", "UNSET", "gcp.vertex.agent")
+    assert (root.parent_span_id, root.kind, root.status_code, root.scope_name) == (
+        None, "INTERNAL", "UNSET", "gcp.vertex.agent"
+    )
     assert tool.attributes == {
-        "gen_ai.tool.name": "get_employee_context", "gcp.vertex.agent.tool_call_args": '{"employee_id": "E-44213"}',
+        "gen_ai.tool.name": "get_employee_context",
+        "gcp.vertex.agent.tool_call_args": '{"employee_id": "E-44213"}',
         "gen_ai.usage.input_tokens": 145, "gen_ai.request.temperature": 0.2, "tags": ["payroll", 3],
         "meta": {"owner": "Dana Smith"}, "blob": "AAEC", "nothing": None,
     }
-    assert (tool.status_code, tool.status_message, tool.resource) == ("ERROR", "ValueError: bad id", {"service.name": "hr-agent"})
-    assert tool.events[0].time_ns == 1544712660150000000 and tool.events[0].attributes == {"exception.message": "no employee dana@example.com"}
+    assert (tool.status_code, tool.status_message, tool.resource) == (
+        "ERROR", "ValueError: bad id", {"service.name": "hr-agent"}
+    )
+    assert tool.events[0].time_ns == 1544712660150000000 and tool.events[0].attributes == {
+        "exception.message": "no employee dana@example.com"
+    }
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -290,15 +327,19 @@ def test_rewrite_offers_every_text_key_and_number_of_the_record(tmp_path: Path) 
     assert {("traceId", TRACE_ID), ("spanId", TOOL_ID), ("kind", "1"), ("code", "2"), ("key", "meta"),
             ("key", "owner"), ("startTimeUnixNano", "1544712660100000000")} <= structural
     tool_slot = next(slot for slot in slots if slot.key == "meta.owner")
-    assert (tool_slot.trace_id, tool_slot.span_id, tool_slot.span_name) == (TRACE_ID, TOOL_ID, "execute_tool get_employee_context")
-    assert next(slot for slot in slots if slot.owner == "resource").trace_id == TRACE_ID  # the block holds one trace
+    assert (tool_slot.trace_id, tool_slot.span_id, tool_slot.span_name) == (
+        TRACE_ID, TOOL_ID, "execute_tool get_employee_context"
+    )
+    # the block holds one trace
+    assert next(slot for slot in slots if slot.owner == "resource").trace_id == TRACE_ID
 
 
 def test_rewrite_of_nested_values_leaves_the_input_record_alone(tmp_path: Path) -> None:
     (tmp_path / "one.jsonl").write_text(json.dumps(otlp_request()) + "\n")
     export = open_export(tmp_path / "one.jsonl")
     (record,) = export.records()
-    redacted = {"Dana Smith": "<PERSON_1>", "payroll": "PAYROLL", "no employee dana@example.com": "no employee <EMAIL_1>"}
+    redacted = {"Dana Smith": "<PERSON_1>", "payroll": "PAYROLL",
+                "no employee dana@example.com": "no employee <EMAIL_1>"}
     changed = rewrite_strings(export, record, lambda slot: redacted.get(slot.value))
     assert b"Dana Smith" in record.raw and record.doc == otlp_request()
     (_, tool) = export.spans(changed)
@@ -308,15 +349,18 @@ def test_rewrite_of_nested_values_leaves_the_input_record_alone(tmp_path: Path) 
 
 
 def console_span(span_id: str, parent: str | None, end: str | None, prefix: str = "0x") -> dict:
-    return {"name": f"span {span_id}", "context": {"trace_id": prefix + TRACE_ID, "span_id": prefix + span_id, "trace_state": "[]"},
-            "kind": "SpanKind.INTERNAL", "parent_id": parent and prefix + parent, "start_time": "2026-03-01T20:47:18.716835Z",
+    return {"name": f"span {span_id}", "context": {"trace_id": prefix + TRACE_ID, "span_id": prefix + span_id,
+                                                   "trace_state": "[]"},
+            "kind": "SpanKind.INTERNAL", "parent_id": parent and prefix + parent,
+            "start_time": "2026-03-01T20:47:18.716835Z",
             "end_time": end, "status": {"status_code": "ERROR", "description": "Dana's request failed"},
-            "attributes": {"user.email": "dana@example.com", "tokens": 12, "finish": ["stop"]}, "events": [], "links": [],
-            "resource": {"attributes": {"service.name": "hr-agent"}, "schema_url": ""}}
+            "attributes": {"user.email": "dana@example.com", "tokens": 12, "finish": ["stop"]}, "events": [],
+            "links": [], "resource": {"attributes": {"service.name": "hr-agent"}, "schema_url": ""}}
 
 
 def test_console_array_without_0x_keeps_the_ended_copy_of_a_span_printed_twice(tmp_path: Path) -> None:
-    spans = [console_span(ROOT_ID, None, None, ""), console_span(TOOL_ID, ROOT_ID, "2026-03-01T20:47:18.717000Z", ""),
+    spans = [console_span(ROOT_ID, None, None, ""),
+             console_span(TOOL_ID, ROOT_ID, "2026-03-01T20:47:18.717000Z", ""),
              console_span(ROOT_ID, None, "2026-03-01T20:47:19.000001Z", "")]
     (tmp_path / "console.json").write_text(json.dumps(spans, indent=2))
     export = open_export(tmp_path / "console.json")
@@ -324,11 +368,14 @@ def test_console_array_without_0x_keeps_the_ended_copy_of_a_span_printed_twice(t
     got = {span.span_id: span for span in iter_spans([tmp_path / "console.json"])}
     assert set(got) == {ROOT_ID, TOOL_ID}
     assert got[ROOT_ID].end_ns - got[ROOT_ID].start_ns == 283_166_000
-    assert (got[TOOL_ID].parent_span_id, got[TOOL_ID].status_code, got[TOOL_ID].trace_id) == (ROOT_ID, "ERROR", TRACE_ID)
+    assert (got[TOOL_ID].parent_span_id, got[TOOL_ID].status_code, got[TOOL_ID].trace_id) == (
+        ROOT_ID, "ERROR", TRACE_ID
+    )
 
 
 def test_console_array_rewrite_changes_only_the_lines_of_the_changed_value(tmp_path: Path) -> None:
-    spans = [console_span(ROOT_ID, None, "2026-03-01T20:47:19Z"), console_span(TOOL_ID, ROOT_ID, "2026-03-01T20:47:19Z")]
+    spans = [console_span(ROOT_ID, None, "2026-03-01T20:47:19Z"),
+             console_span(TOOL_ID, ROOT_ID, "2026-03-01T20:47:19Z")]
     original = json.dumps(spans, indent=4) + "\n"
     (tmp_path / "in.json").write_text(original)
     rewrite_file(tmp_path / "in.json", tmp_path / "out.json",
@@ -341,14 +388,16 @@ def test_console_array_rewrite_changes_only_the_lines_of_the_changed_value(tmp_p
 
 
 def test_adk_dev_server_list_with_decimal_ids(tmp_path: Path) -> None:
-    spans = [{"name": "invocation", "span_id": 17, "trace_id": int(TRACE_ID, 16), "start_time": 1, "end_time": 5,
-              "attributes": {"gcp.vertex.agent.invocation_id": "e-1"}, "parent_span_id": None},
-             {"name": "call_llm", "span_id": 18, "trace_id": int(TRACE_ID, 16), "start_time": 2, "end_time": 3,
-              "attributes": {}, "parent_span_id": 17}]
+    spans = [{"name": "invocation", "span_id": 17, "trace_id": int(TRACE_ID, 16), "start_time": 1,
+              "end_time": 5, "attributes": {"gcp.vertex.agent.invocation_id": "e-1"}, "parent_span_id": None},
+             {"name": "call_llm", "span_id": 18, "trace_id": int(TRACE_ID, 16), "start_time": 2,
+              "end_time": 3, "attributes": {}, "parent_span_id": 17}]
     (tmp_path / "session.json").write_text(json.dumps(spans))
     root, child = iter_spans([tmp_path / "session.json"])
     assert open_export(tmp_path / "session.json").format == "adk-dev"
-    assert (root.trace_id, root.span_id, child.parent_span_id) == (TRACE_ID, "0000000000000011", "0000000000000011")
+    assert (root.trace_id, root.span_id, child.parent_span_id) == (
+        TRACE_ID, "0000000000000011", "0000000000000011"
+    )
 
 
 def test_stdin_is_read_once_with_compression_sniffed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -356,7 +405,9 @@ def test_stdin_is_read_once_with_compression_sniffed(tmp_path: Path, monkeypatch
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(payload)))
     export = open_export("-")
     assert (export.format, export.compression) == ("otlp-json", "gzip")
-    assert [span.span_id for record in export.records() for span in export.spans(record)] == [ROOT_ID, TOOL_ID]
+    assert [span.span_id for record in export.records() for span in export.spans(record)] == [
+        ROOT_ID, TOOL_ID
+    ]
 
 
 def test_protobuf_in_a_zstd_stream_round_trips(tmp_path: Path) -> None:
@@ -364,7 +415,8 @@ def test_protobuf_in_a_zstd_stream_round_trips(tmp_path: Path) -> None:
     if source is None:
         pytest.skip("no protobuf fixture")
     export = open_export(source)
-    write_export([r for r in export.records() if isinstance(r, Record)], tmp_path / "out", format="otlp-proto", compression="zstd")
+    write_export([r for r in export.records() if isinstance(r, Record)], tmp_path / "out",
+                 format="otlp-proto", compression="zstd")
     reread = open_export(tmp_path / "out")
     assert (reread.format, reread.compression) == ("otlp-proto", "zstd")
     assert read_spans(tmp_path / "out") == read_spans(source)
@@ -379,7 +431,10 @@ def test_trace_groups_come_out_whole_within_the_window_and_in_pieces_beyond_it(t
     (tmp_path / "spread.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     from promote.ingest import iter_trace_groups
 
-    wide = [(group[0].trace_id, len(group)) for group in iter_trace_groups([tmp_path / "spread.jsonl"], window=10)]
+    wide = [
+        (group[0].trace_id, len(group)) for group in iter_trace_groups([tmp_path / "spread.jsonl"], window=10)
+    ]
     assert sorted(wide) == [(other_trace, 8), (TRACE_ID, 4)]
-    narrow = [(group[0].trace_id, len(group)) for group in iter_trace_groups([tmp_path / "spread.jsonl"], window=2)]
+    narrow = [(group[0].trace_id, len(group))
+              for group in iter_trace_groups([tmp_path / "spread.jsonl"], window=2)]
     assert narrow == [(TRACE_ID, 2), (other_trace, 8), (TRACE_ID, 2)]

@@ -23,8 +23,9 @@ MODEL = "gemini-2.5-flash"
 ADK = {"scope_name": "gcp.vertex.agent", "scope_version": "1.14.1"}
 
 
-def span(sid: int, name: str, parent: int | None, start: float, end: float, attrs: dict[str, Any] | None = None,
-         *, trace: str = TRACE, scope: dict[str, str] | None = None, **extra: Any) -> Span:
+def span(sid: int, name: str, parent: int | None, start: float, end: float,
+         attrs: dict[str, Any] | None = None, *, trace: str = TRACE, scope: dict[str, str] | None = None,
+         **extra: Any) -> Span:
     """A span `start`..`end` milliseconds after T0."""
     return Span(
         trace_id=trace, span_id=f"{sid:016x}", parent_span_id=f"{parent:016x}" if parent else None, name=name,
@@ -38,13 +39,17 @@ def span(sid: int, name: str, parent: int | None, start: float, end: float, attr
 def user(text: str) -> dict: return {"role": "user", "parts": [{"text": text}]}
 def said(text: str) -> dict: return {"role": "model", "parts": [{"text": text}]}
 def asks(*calls: tuple[str, str, dict]) -> dict:
-    return {"role": "model", "parts": [{"function_call": {"id": i, "args": a, "name": n}} for i, n, a in calls]}
+    return {"role": "model", "parts": [{"function_call": {"id": i, "args": a, "name": n}}
+                                       for i, n, a in calls]}
 def answers(*results: tuple[str, str, Any]) -> dict:
-    return {"role": "user", "parts": [{"function_response": {"id": i, "name": n, "response": r}} for i, n, r in results]}
+    return {"role": "user", "parts": [{"function_response": {"id": i, "name": n, "response": r}}
+                                      for i, n, r in results]}
 
 
-def call_llm(contents: list[dict], reply: dict, tokens: tuple[int, int], invocation: str, captured: bool = True) -> dict:
-    request = {"model": MODEL, "config": {"system_instruction": "You are an HR assistant."}, "contents": contents}
+def call_llm(contents: list[dict], reply: dict, tokens: tuple[int, int], invocation: str,
+             captured: bool = True) -> dict:
+    request = {"model": MODEL, "config": {"system_instruction": "You are an HR assistant."},
+               "contents": contents}
     response = {"content": reply, "finish_reason": "STOP",
                 "usage_metadata": {"prompt_token_count": tokens[0], "candidates_token_count": tokens[1]}}
     return {
@@ -86,7 +91,8 @@ def adk1_turn(base: int, parent: int | None, at: float, invocation: str, questio
         span(base + 1, "invoke_agent hr_policy_advisor", base, at + 1, at + 39, {
             "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "hr_policy_advisor",
             "gen_ai.agent.description": "HR policy advisor", "gen_ai.conversation.id": SESSION}),
-        span(base + 2, "call_llm", base + 1, at + 2, at + 20, call_llm(first, asked, (812, 12), invocation, captured)),
+        span(base + 2, "call_llm", base + 1, at + 2, at + 20,
+             call_llm(first, asked, (812, 12), invocation, captured)),
         # Parallel calls: the second one requested starts first.
         span(base + 4, "execute_tool search_hr_policy", base + 2, at + 10, at + 14,
              execute_tool("search_hr_policy", "c-pol", ARGS_POLICY, POLICY, captured)),
@@ -154,13 +160,16 @@ def test_tool_errors_and_python_repr_results():
             "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "payroll_agent"}),
         span(2, "call_llm", 1, 1, 10, call_llm([user("Fix my W-4")], asks(
             ("c1", "update_w4", {"allowances": 2}), ("c2", "get_stub", {})), (100, 9), "e-9")),
-        span(3, "execute_tool update_w4", 1, 11, 12, {**execute_tool("update_w4", "c1", {"allowances": 2}, ""),
+        span(3, "execute_tool update_w4", 1, 11, 12,
+             {**execute_tool("update_w4", "c1", {"allowances": 2}, ""),
              "gcp.vertex.agent.tool_response": '{"result": "<not specified>"}', "error.type": "ValueError"},
              status_code="ERROR", status_message="ValueError",
              events=[SpanEvent(name="exception", attributes={
-                 "exception.type": "ValueError", "exception.message": "allowances must be filed on form W-4"})]),
+                 "exception.type": "ValueError",
+                 "exception.message": "allowances must be filed on form W-4"})]),
         span(4, "execute_tool get_stub", 1, 13, 14, {**execute_tool("get_stub", "c2", {}, ""),
-             "gcp.vertex.agent.tool_response": "{'result': {'net': 2450.18, 'period': ('2026-06-01', '2026-06-15')}}"}),
+             "gcp.vertex.agent.tool_response": "{'result': {'net': 2450.18, 'period': ('2026-06-01', "
+                                               "'2026-06-15')}}"}),
     ]
     [turn] = only(build_traces(spans)).turns
     failed, stub = turn.tool_calls
@@ -173,17 +182,21 @@ def test_tool_errors_and_python_repr_results():
 def test_calls_made_inside_an_agent_tool_stay_out_of_the_callers_trajectory():
     sub = [
         span(20, "invocation", 5, 12, 18),
-        span(21, "call_llm", 20, 12.5, 13, call_llm([user("lookup")], asks(("s1", "lookup_employee", {"q": "x"})),
+        span(21, "call_llm", 20, 12.5, 13, call_llm([user("lookup")],
+                                                    asks(("s1", "lookup_employee", {"q": "x"})),
                                                      (50, 5), "e-sub")),
-        span(22, "execute_tool lookup_employee", 20, 13.5, 14, execute_tool("lookup_employee", "s1", {"q": "x"}, {})),
+        span(22, "execute_tool lookup_employee", 20, 13.5, 14,
+             execute_tool("lookup_employee", "s1", {"q": "x"}, {})),
     ]
     spans = [
         span(1, "invocation", None, 0, 30),
         span(2, "call_llm", 1, 1, 10, call_llm([user("Who is my HRBP?")], asks(("c1", "directory_agent", {})),
                                                (100, 9), "e-main")),
-        span(5, "execute_tool directory_agent", 1, 11, 19, execute_tool("directory_agent", "c1", {}, {"r": 1})),
+        span(5, "execute_tool directory_agent", 1, 11, 19,
+             execute_tool("directory_agent", "c1", {}, {"r": 1})),
         *sub,
-        span(6, "call_llm", 1, 20, 29, call_llm([user("Who is my HRBP?")], said("Your HRBP is listed."), (200, 7), "e-main")),
+        span(6, "call_llm", 1, 20, 29, call_llm([user("Who is my HRBP?")], said("Your HRBP is listed."),
+                                                (200, 7), "e-main")),
     ]
     [turn] = only(build_traces(spans)).turns
     assert turn.invocation_id == "e-main"
@@ -215,10 +228,12 @@ def test_model_and_tool_spans_without_an_agent_root_group_by_invocation():
 ADK2 = {"scope_name": "gcp.vertex.agent", "scope_version": "2.13.0"}
 
 
-def text(role: str, content: str) -> dict: return {"role": role, "parts": [{"content": content, "type": "text"}]}
+def text(role: str, content: str) -> dict: return {"role": role,
+                                                   "parts": [{"content": content, "type": "text"}]}
 
 
-def generate_content(invocation: str, inputs: list[dict] | None, outputs: list[dict] | None, tokens: tuple[int, int]) -> dict:
+def generate_content(invocation: str, inputs: list[dict] | None, outputs: list[dict] | None,
+                     tokens: tuple[int, int]) -> dict:
     attrs = {
         "gen_ai.system": "gemini", "gen_ai.operation.name": "generate_content", "gen_ai.request.model": MODEL,
         "gen_ai.agent.name": "hr_policy_advisor", "gen_ai.conversation.id": SESSION, "user.id": "u-17",
@@ -287,7 +302,8 @@ def test_adk2_without_content_names_both_switches():
     assert not turn.content_captured and len(turn.model_calls) == 2
     assert [c.name for c in turn.tool_calls] == ["search_hr_policy", "get_pto_balance"]
     [warning] = turn.warnings
-    for switch in ("ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true", "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental",
+    for switch in ("ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true",
+                   "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental",
                    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY"):
         assert switch in warning
 
@@ -316,16 +332,19 @@ def oi_turn() -> list[Span]:
             "llm.output_messages.0.message.role": "model",
             "llm.output_messages.0.message.tool_calls.0.tool_call.id": "c-bal",
             "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "get_pto_balance",
-            "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments": json.dumps(ARGS_BALANCE),
+            "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments":
+                json.dumps(ARGS_BALANCE),
             "llm.token_count.prompt": 812, "llm.token_count.completion": 12, "llm.token_count.total": 824}
     llm2 = {**ids, "openinference.span.kind": "LLM", "llm.model_name": MODEL,
-            "llm.input_messages.3.message.role": "tool", "llm.input_messages.3.message.name": "get_pto_balance",
+            "llm.input_messages.3.message.role": "tool",
+            "llm.input_messages.3.message.name": "get_pto_balance",
             "llm.input_messages.3.message.content": json.dumps(BALANCE),
             "llm.output_messages.0.message.role": "model",
             "llm.output_messages.0.message.contents.0.message_content.text": "You have 62.5 hours.",
             "llm.token_count.prompt": 1431, "llm.token_count.completion": 82}
-    tool = {**ids, "openinference.span.kind": "TOOL", "tool.name": "get_pto_balance", "tool.description": "PTO",
-            "tool.parameters": json.dumps(ARGS_BALANCE), "input.value": json.dumps(ARGS_BALANCE),
+    tool = {**ids, "openinference.span.kind": "TOOL", "tool.name": "get_pto_balance",
+            "tool.description": "PTO", "tool.parameters": json.dumps(ARGS_BALANCE),
+            "input.value": json.dumps(ARGS_BALANCE),
             "output.value": json.dumps({"id": "c-bal", "name": "get_pto_balance", "response": BALANCE}),
             "gen_ai.tool.call.id": "c-bal"}
     return [
@@ -333,7 +352,8 @@ def oi_turn() -> list[Span]:
              "input.value": json.dumps({"user_id": "u-17", "session_id": SESSION, "new_message": new_message,
                                         "state_delta": None, "run_config": None}),
              "input.mime_type": "application/json"}, scope=OI),
-        span(2, "agent_run [hr_policy_advisor]", 1, 1, 49, {**ids, "openinference.span.kind": "AGENT"}, scope=OI),
+        span(2, "agent_run [hr_policy_advisor]", 1, 1, 49, {**ids, "openinference.span.kind": "AGENT"},
+             scope=OI),
         span(3, "call_llm", 2, 2, 10, llm1, scope=OI),
         span(4, "execute_tool get_pto_balance", 2, 11, 12, tool, scope=OI),
         span(5, "call_llm", 2, 13, 48, llm2, scope=OI),
@@ -369,28 +389,35 @@ PLAIN = {"scope_name": "agent_framework", "scope_version": "1.0.0"}
 def genai_turn() -> list[Span]:
     weather_call = {"id": "call_1", "type": "function",
                     "function": {"name": "get_weather", "arguments": "{\"location\": \"Paris\"}"}}
-    chat = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4.1"}
+    chat = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai",
+            "gen_ai.request.model": "gpt-4.1"}
     return [
         span(1, "invoke_agent travel_desk", None, 0, 30, {
             "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "travel_desk",
             "gen_ai.conversation.id": "conv_5j66"}, scope=PLAIN),
         # semconv <= 1.27: prompt/completion span events
-        span(2, "chat gpt-4.1", 1, 1, 9, {**chat, "gen_ai.usage.prompt_tokens": 40, "gen_ai.usage.completion_tokens": 9},
+        span(2, "chat gpt-4.1", 1, 1, 9, {**chat, "gen_ai.usage.prompt_tokens": 40,
+                                          "gen_ai.usage.completion_tokens": 9},
              scope=PLAIN, events=[
                  SpanEvent(name="gen_ai.content.prompt", attributes={
                      "gen_ai.prompt": json.dumps([{"role": "user", "content": "Weather in Paris?"}])}),
                  SpanEvent(name="gen_ai.content.completion", attributes={
-                     "gen_ai.completion": json.dumps([{"role": "assistant", "tool_calls": [weather_call]}])})]),
+                     "gen_ai.completion": json.dumps([{"role": "assistant",
+                                                       "tool_calls": [weather_call]}])})]),
         span(3, "execute_tool get_weather", 1, 10, 11, {
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_weather", "gen_ai.tool.call.id": "call_1",
-            "gen_ai.tool.call.arguments": "{\"location\": \"Paris\"}", "gen_ai.tool.call.result": "rainy, 57°F"},
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_weather",
+            "gen_ai.tool.call.id": "call_1", "gen_ai.tool.call.arguments": "{\"location\": \"Paris\"}",
+            "gen_ai.tool.call.result": "rainy, 57°F"},
              scope=PLAIN),
         # semconv 1.28-1.36: log-record-shaped events, here attached to the span
-        span(4, "chat gpt-4.1", 1, 12, 29, {**chat, "gen_ai.usage.input_tokens": 70, "gen_ai.usage.output_tokens": 11},
+        span(4, "chat gpt-4.1", 1, 12, 29, {**chat, "gen_ai.usage.input_tokens": 70,
+                                            "gen_ai.usage.output_tokens": 11},
              scope=PLAIN, events=[
                  SpanEvent(name="gen_ai.user.message", attributes={"content": "Weather in Paris?"}),
-                 SpanEvent(name="gen_ai.assistant.message", attributes={"body": json.dumps({"tool_calls": [weather_call]})}),
-                 SpanEvent(name="gen_ai.tool.message", attributes={"body": {"content": "rainy, 57°F", "id": "call_1"}}),
+                 SpanEvent(name="gen_ai.assistant.message",
+                           attributes={"body": json.dumps({"tool_calls": [weather_call]})}),
+                 SpanEvent(name="gen_ai.tool.message",
+                           attributes={"body": {"content": "rainy, 57°F", "id": "call_1"}}),
                  SpanEvent(name="gen_ai.choice", attributes={"body": json.dumps(
                      {"index": 0, "finish_reason": "stop", "message": {"content": "It is rainy, 57°F."}})})]),
     ]
@@ -402,7 +429,9 @@ def test_genai_older_event_forms():
     [turn] = trace.turns
     assert turn.user_input == "Weather in Paris?"
     assert turn.final_response == "It is rainy, 57°F."
-    assert [(c.name, c.args, c.result) for c in turn.tool_calls] == [("get_weather", {"location": "Paris"}, "rainy, 57°F")]
+    assert [(c.name, c.args, c.result) for c in turn.tool_calls] == [
+        ("get_weather", {"location": "Paris"}, "rainy, 57°F")
+    ]
     assert (turn.input_tokens, turn.output_tokens) == (110, 20)
 
 
@@ -417,7 +446,8 @@ def test_spans_of_no_agent_convention_give_a_trace_without_turns():
 ])
 def test_tool_values_decode_json_then_python_reprs_else_keep_the_text(text, expected):
     spans = adk1_turn(1, None, 0, "e-1", "q", [])
-    spans[3] = spans[3].model_copy(update={"attributes": {**spans[3].attributes, "gcp.vertex.agent.tool_response": text}})
+    spans[3] = spans[3].model_copy(update={"attributes": {**spans[3].attributes,
+                                                          "gcp.vertex.agent.tool_response": text}})
     [turn] = only(build_traces(spans)).turns
     assert turn.tool_calls[1].result == expected
 
@@ -429,8 +459,9 @@ def test_merged_tools_span_stands_in_when_the_single_tool_spans_are_missing():
              "content": answers(("c-bal", "get_pto_balance", BALANCE), ("c-pol", "search_hr_policy", POLICY))}
     at = next(i for i, s in enumerate(spans) if s.name == "execute_tool (merged)")
     merged = spans[at]
-    spans[at] = merged.model_copy(update={"attributes": {**merged.attributes,
-                                                         "gcp.vertex.agent.tool_response": json.dumps(event)}})
+    spans[at] = merged.model_copy(
+        update={"attributes": {**merged.attributes, "gcp.vertex.agent.tool_response": json.dumps(event)}}
+    )
     [turn] = only(build_traces(spans)).turns
     assert [(c.name, c.args, c.result, c.span_id) for c in turn.tool_calls] == [
         ("get_pto_balance", ARGS_BALANCE, BALANCE, merged.span_id),

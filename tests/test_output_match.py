@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from scrubbers.output_match import NumberMatcher, ValueMatcher
 
-_PIECES = ["greg", "hallman", "greg.hallman@acme.io", "512", "44", "7723", "ann", "x", "é", "ß", "_", "@", ".",
-           "+", "-", " ", "\n", "(", ")", "/", "1", "0"]
+_PIECES = ["greg", "hallman", "greg.hallman@acme.io", "512", "44", "7723", "ann", "x", "é", "ß", "_", "@",
+           ".", "+", "-", " ", "\n", "(", ")", "/", "1", "0"]
 
 
 def _values_regex(forms: list[str]) -> re.Pattern:
@@ -44,7 +44,8 @@ def test_number_matcher_any_separators_never_inside_a_longer_number() -> None:
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join),
-       st.lists(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=4).map("".join), min_size=1, max_size=4))
+       st.lists(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=4).map("".join), min_size=1,
+                max_size=4))
 def test_value_matcher_agrees_with_the_regex(text: str, forms: list[str]) -> None:
     forms = [form for form in forms if form]
     if forms:

@@ -22,8 +22,8 @@ def test_core_packages_do_not_import_textual() -> None:
         "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
         "        if m.name.endswith('__main__'): continue\n"
         "        importlib.import_module(m.name)\n"
-        "bad = sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.') or m == 'tui' or m.startswith('tui.'))\n"
-        "print(','.join(bad))\n"
+        "bad = sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.') or m == 'tui' or "
+        "m.startswith('tui.'))\nprint(','.join(bad))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]

@@ -61,7 +61,9 @@ def test_deeply_nested_json_is_redacted_whole_not_a_recursion_error(engine):
 def test_truncated_json_and_escaped_json_are_scanned_by_key(engine):
     truncated = '{"employee": {"name": "Zyx Qwv", "email": "zq@acme-retail.com", "note": "cut'
     out = engine.scrub_value(truncated, engine.new_context())
-    assert "Zyx Qwv" not in out and "zq@acme" not in out and out.startswith('{"employee": {"name": "<PERSON_1>"')
+    assert (
+        "Zyx Qwv" not in out and "zq@acme" not in out and out.startswith('{"employee": {"name": "<PERSON_1>"')
+    )
     escaped = 'payload={\\"full_name\\": \\"Zyx Qwv\\", \\"pto_hours\\": 40}'
     assert "Zyx Qwv" not in engine.scrub_text(escaped, engine.new_context())
 
@@ -75,7 +77,8 @@ def test_python_repr_is_decoded_and_reencoded_as_repr(engine):
 def test_base64_blobs_are_replaced_and_counted(engine):
     blob = base64.b64encode(bytes(range(256)) * 3).decode()
     before = engine.report.blobs_redacted
-    out = engine.scrub_value({"inline_data": {"mime_type": "image/png", "data": blob}, "note": f"img {blob} ok"},
+    out = engine.scrub_value({"inline_data": {"mime_type": "image/png", "data": blob},
+                              "note": f"img {blob} ok"},
                              engine.new_context())
     assert out == {"inline_data": {"mime_type": "image/png", "data": "<BLOB>"}, "note": "img <BLOB> ok"}
     assert engine.report.blobs_redacted == before + 2

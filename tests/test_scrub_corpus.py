@@ -8,7 +8,8 @@ import json
 import pytest
 
 from benchmarks.scrub_corpus import (DEFAULT_SEED, KEEP_CATEGORIES, PHRASINGS, PII_TYPES, LabelledSpan,
-                                     LabelledString, generate_corpus, generate_trace, read_corpus, write_corpus)
+                                     LabelledString, generate_corpus, generate_trace, read_corpus,
+                                     write_corpus)
 from benchmarks.scrub_scoring import score_string
 
 
@@ -51,7 +52,8 @@ def test_heldout_phrasing_shares_no_wording_or_names_with_main():
     main, heldout = PHRASINGS["main"], PHRASINGS["heldout"]
     for field in main._fields:
         assert not set(getattr(main, field)) & set(getattr(heldout, field)), field
-    main_names = {s.text for t in generate_corpus(20) for i in t.strings for s in i.spans if s.label == "PERSON"}
+    main_names = {s.text for t in generate_corpus(20) for i in t.strings for s in i.spans
+                  if s.label == "PERSON"}
     heldout_names = {s.text for t in generate_corpus(20, phrasing="heldout") for i in t.strings
                      for s in i.spans if s.label == "PERSON"}
     assert not main_names & heldout_names
@@ -129,9 +131,10 @@ def test_scorer_counts_partial_removal_and_collateral_damage():
 def test_scorer_reads_json_escapes_as_their_own_tokens():
     text = '[{"content": "Thanks,\\nLi Wu\\nPayroll Specialist"}]'
     name_at, title_at = text.index("Li Wu"), text.index("Payroll")
-    item = LabelledString(string_id="t/x", kind="chat_history", attribute="gen_ai.input.messages", format="json",
-                          text=text, spans=[
-                              LabelledSpan(start=name_at, end=name_at + 5, kind="pii", label="PERSON", text="Li Wu"),
+    item = LabelledString(string_id="t/x", kind="chat_history", attribute="gen_ai.input.messages",
+                          format="json", text=text, spans=[
+                              LabelledSpan(start=name_at, end=name_at + 5, kind="pii", label="PERSON",
+                                           text="Li Wu"),
                               LabelledSpan(start=title_at, end=title_at + 18, kind="keep", label="JOB_TITLE",
                                            text="Payroll Specialist")])
     # the scrubber also swallowed the newline after the name: the title itself is still intact

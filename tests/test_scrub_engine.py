@@ -27,14 +27,16 @@ HRIS_RESULT = {
 POLICY_RESULT = {
     "chunks": [
         {"citation": "PTO-CA-2026 §4.2",
-         "text": "Unused PTO carries over up to a maximum of 40 hours. Hours above 40 are forfeited on December 31."},
-        {"citation": "PTO-CA-2026 §4.3", "text": "Carryover hours must be used by March 31 of the following year."},
+         "text": "Unused PTO carries over up to a maximum of 40 hours. Hours above 40 are forfeited "
+                 "on December 31."},
+        {"citation": "PTO-CA-2026 §4.3",
+         "text": "Carryover hours must be used by March 31 of the following year."},
     ]
 }
 REPLY = (
-    "Hi Maria, up to 40 hours of unused PTO carries into next year. Any balance above 40 hours is forfeited on "
-    "December 31, and carried hours must be used by March 31 (PTO-CA-2026 §4.2). You currently have 62.5 hours, "
-    "so as much as 22.5 hours could be at risk."
+    "Hi Maria, up to 40 hours of unused PTO carries into next year. Any balance above 40 hours "
+    "is forfeited on December 31, and carried hours must be used by March 31 (PTO-CA-2026 "
+    "§4.2). You currently have 62.5 hours, so as much as 22.5 hours could be at risk."
 )
 PLANTED = [
     "Maria Gonzalez", "Maria", "maria.gonzalez@acme-retail.com", "415-555-0132", "E-44213", "Thomas Reyes",
@@ -66,7 +68,8 @@ def _trace_strings() -> list[tuple[str, str]]:
         ("gen_ai.input.messages", json.dumps(history, separators=(",", ":"))),
         ("gen_ai.tool.call.arguments", json.dumps({"topic": "pto_carryover", "jurisdiction": "CA"})),
         ("gen_ai.tool.call.result", json.dumps(POLICY_RESULT, ensure_ascii=False)),
-        ("gen_ai.output.messages", json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": REPLY}]}])),
+        ("gen_ai.output.messages", json.dumps([{"role": "assistant",
+                                                "parts": [{"type": "text", "content": REPLY}]}])),
         ("gen_ai.input.messages", json.dumps([{"role": "user", "parts": [{"type": "text", "content":
             "Check my accruals. This is Dana Whitfield, SSN 123-45-6789, born 04/12/1986. My card on file is "
             "4111 1111 1111 1111. Switch deposit to routing 021000021, account 000123456789. "
@@ -75,7 +78,8 @@ def _trace_strings() -> list[tuple[str, str]]:
                                                        "period": "2026-06"})),
         ("gcp.vertex.agent.tool_response", "{'net_pay': '$2,431.18', 'plan': 'DENTAL-TX-2026 §3.2', "
                                            "'debug': 'key AKIAQ3EGPX7ZJ2LWKM5T'}"),
-        ("gen_ai.output.messages", "Thanks, Dana. Net pay was $2,431.18 and Maria's manager Thomas Reyes approved."),
+        ("gen_ai.output.messages",
+         "Thanks, Dana. Net pay was $2,431.18 and Maria's manager Thomas Reyes approved."),
     ]
 
 
@@ -98,7 +102,11 @@ def test_placeholders_are_consistent_and_numbered_in_reading_order(scrubbed):
     assert history[1]["parts"][0]["arguments"] == {"employee_id": "<EMPLOYEE_ID_1>"}
     assert history[1]["parts"][0]["name"] == "get_employee_context"
     hris = json.loads(history[2]["parts"][0]["response"]["result"])
-    assert hris["name"] == "<PERSON_1>" and hris["email"] == "<EMAIL_ADDRESS_1>" and hris["phone"] == "<PHONE_NUMBER_1>"
+    assert (
+        hris["name"] == "<PERSON_1>"
+        and hris["email"] == "<EMAIL_ADDRESS_1>"
+        and hris["phone"] == "<PHONE_NUMBER_1>"
+    )
     assert hris["manager"] == "<PERSON_2>"
     assert hris["work_state"] == "CA" and hris["pto_balance_hours"] == 62.5
     # "Hi Maria" maps to the full name's placeholder; the manager found under a JSON key is caught in prose
@@ -114,7 +122,8 @@ def test_json_and_repr_are_reencoded_the_way_they_came(engine, scrubbed):
     assert json.dumps(json.loads(inner)) == inner  # JSON inside JSON keeps its own (spaced) style
     assert scrubbed[2] == originals[2]  # nothing personal in the policy chunks: byte-identical, § unescaped
     assert scrubbed[1] == originals[1]
-    assert scrubbed[6].startswith("{'net_pay': '$2,431.18', 'plan': 'DENTAL-TX-2026 §3.2', 'debug': 'key <SECRET_")
+    assert scrubbed[6].startswith("{'net_pay': '$2,431.18', 'plan': 'DENTAL-TX-2026 §3.2', "
+                                  "'debug': 'key <SECRET_")
     escaped = engine.scrub_value(json.dumps({"note": "Maria Gonzalez — 62.5 hours"}), engine.new_context())
     assert escaped == '{"note": "<PERSON_1> \\u2014 62.5 hours"}'
 
@@ -200,7 +209,8 @@ def test_json_with_nothing_to_scrub_comes_back_byte_for_byte_whatever_its_style(
     ctx = engine.new_context()
     odd = '{"policy":   "PTO-CA-2026 §4.2",\n "hours" : 62.5, "note": "Carryover is capped at 40 hours."}'
     assert engine.scrub_value(odd, ctx, key="tool.result") == odd
-    changed = engine.scrub_value(odd.replace("Carryover", "Maria Gonzalez asked: carryover"), ctx, key="tool.result")
+    changed = engine.scrub_value(odd.replace("Carryover", "Maria Gonzalez asked: carryover"), ctx,
+                                 key="tool.result")
     assert "Maria" not in changed and json.loads(changed)["hours"] == 62.5
 
 
@@ -267,7 +277,8 @@ def test_a_value_learned_early_in_a_json_string_is_caught_later_in_the_same_stri
 
 def test_json_strings_of_different_styles_each_keep_their_own(engine):
     ctx = engine.new_context()
-    styles = [{"separators": (",", ":")}, {"separators": (", ", ": ")}, {"indent": 2}, {"separators": (",", ": ")}]
+    styles = [{"separators": (",", ":")}, {"separators": (", ", ": ")}, {"indent": 2},
+              {"separators": (",", ": ")}]
     for options in [*styles, *reversed(styles)]:
         value = {"note": "Maria Gonzalez asked about carryover", "hours": [62.5, 40], "state": "CA"}
         scrubbed = engine.scrub_value(json.dumps(value, **options), ctx, key="tool.result")
@@ -295,7 +306,8 @@ def test_words_and_ids_taken_for_names_are_kept(engine):
     ctx = engine.new_context()
     assert engine.scrub_text("Hi there. Employee E-88645, Trevor Ramirez. Reply here if wrong.", ctx) == (
         "Hi there. Employee <EMPLOYEE_ID_1>, <PERSON_1>. Reply here if wrong.")
-    history = [{"role": "assistant", "parts": [{"type": "tool_call", "id": "call_a958cf64", "name": "enroll_benefits",
+    history = [{"role": "assistant", "parts": [{"type": "tool_call", "id": "call_a958cf64",
+                                                "name": "enroll_benefits",
                                                 "arguments": {"employee_id": "E-94613"}}]}]
     scrubbed = json.loads(engine.scrub_value(json.dumps(history), ctx, key="gen_ai.input.messages"))
     assert scrubbed[0]["parts"][0]["id"] == "call_a958cf64"

@@ -11,7 +11,9 @@ from scrubbers import ScrubEngine
 
 
 TRACES = Path(__file__).resolve().parent.parent / "fixtures" / "traces"
-JSONL_FILES = sorted(p.name for p in TRACES.glob("*.otlp.jsonl")) + sorted(p.name for p in TRACES.glob("*.jaeger.json"))
+JSONL_FILES = sorted(p.name for p in TRACES.glob("*.otlp.jsonl")) + sorted(
+    p.name for p in TRACES.glob("*.jaeger.json")
+)
 
 
 @pytest.fixture(scope="module")

@@ -115,8 +115,8 @@ CUE_USER = ("Mateus here: the checkout pods keep restarting since the upgrade, m
             "postal address to Wiśniowa 14, 05-090 Raszyn (Poland). Your order number is 48213377.")
 CUE_REPLY = ("सविता, your ticket TCK-1042 is closed. Booked! Grand Hyatt in Austin for Yusuf. Confirmed: "
              "Sheraton Grand in Lisbon, join via Google Meet or Webex. Ask Rosalind in billing if anything "
-             "is unclear; Ngozi Okafor said the Mastercard Platinum is reissued.\nKind regards\nTeodora Vasile\n"
-             "0722 123 456 77")
+             "is unclear; Ngozi Okafor said the Mastercard Platinum is reissued.\nKind "
+             "regards\nTeodora Vasile\n0722 123 456 77")
 CUE_HISTORY = ("Employee number E-30358 (Oksana Petrenko) here. hello, i am aditya khatri-bumb from support. "
                "Hey - Maelle de la Tour, quick one: ping Ștefania (on call) about it. I'm Hà Dương, thanks.")
 CUE_TOOL = "Reservation\n  guest = Ingrid Solberg\n  hotel = Grand Hyatt\n  city = Austin"

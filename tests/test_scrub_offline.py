@@ -42,4 +42,5 @@ def test_import_and_scrub_an_email_offline_log_nothing(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout == "ok\n"
     assert done.stderr == ""
-    assert not (tmp_path / "tld-cache").exists()  # the bundled suffix list was used, nothing fetched or cached
+    # the bundled suffix list was used, nothing fetched or cached
+    assert not (tmp_path / "tld-cache").exists()

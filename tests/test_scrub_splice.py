@@ -50,10 +50,13 @@ def test_spliced_plans_scrub_exactly_like_whole_decoding(monkeypatch: pytest.Mon
 
 def test_only_the_member_that_holds_a_name_is_rewritten() -> None:
     engine = ScrubEngine()
-    history = [{"role": "user", "content": f"Turn {i}: how much PTO carries over in CA? " * 3} for i in range(12)]
+    history = [{"role": "user", "content": f"Turn {i}: how much PTO carries over in CA? " * 3}
+               for i in range(12)]
     history[5]["content"] = "Hi, I'm Maria Gonzalez. How much PTO carries over in CA?"
     # Hand-written spacing outside the member: the whole-string path would normalise all of it.
-    text = '{"model" :  "gemini-2.5-flash",   "contents":[' + ",  ".join(json.dumps(m) for m in history) + "] }"
+    text = (
+        '{"model" :  "gemini-2.5-flash",   "contents":[' + ",  ".join(json.dumps(m) for m in history) + "] }"
+    )
     assert len(text) > splice_module.SPLICE_MIN_CHARS
     out = engine.scrub_value(text, engine.new_context(), key="gcp.vertex.agent.llm_request")
     assert out == text.replace("Maria Gonzalez", "<PERSON_1>")
@@ -72,9 +75,11 @@ def test_the_scanner_cuts_plain_json_and_refuses_anything_else() -> None:
 
 def test_numbers_in_a_spliced_string_are_copied_not_planned_unless_a_key_makes_them_personal() -> None:
     engine = ScrubEngine()
-    text = json.dumps({"embedding": [0.125] * 300, "account_number": 12345678, "note": "Maria Gonzalez called"})
+    text = json.dumps({"embedding": [0.125] * 300, "account_number": 12345678,
+                       "note": "Maria Gonzalez called"})
     out = json.loads(engine.scrub_value(text, engine.new_context(), key="tool.result"))
-    assert out == {"embedding": [0.125] * 300, "account_number": "<US_BANK_NUMBER_1>", "note": "<PERSON_1> called"}
+    assert out == {"embedding": [0.125] * 300, "account_number": "<US_BANK_NUMBER_1>",
+                   "note": "<PERSON_1> called"}
     assert engine._builder.splicer.member_chars < 100  # the 300 numbers took no member plans
 
 

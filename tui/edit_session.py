@@ -78,8 +78,8 @@ class EditSession:
         scrub = scrubbed.scrub or scrub_info(seams.engine(), scrubbed.replaced)
         result = draft_case(scrubbed.trace, turn, export_path=scrubbed.export, scrub=scrub, options=options)
         cases_dir = repo.cases_dir if repo else Path.cwd()
-        return cls(case=result.case, path=cases_dir / f"{result.case.id}.yaml", turn=scrubbed.trace.turns[turn],
-                   drafted=result.case, notes=result.notes, repo=repo,
+        return cls(case=result.case, path=cases_dir / f"{result.case.id}.yaml",
+                   turn=scrubbed.trace.turns[turn], drafted=result.case, notes=result.notes, repo=repo,
                    source=f"trace:{scrubbed.trace.trace_id}:{turn}", known_values=scrubbed.fingerprints)
 
     @classmethod
@@ -119,7 +119,8 @@ class EditSession:
     def diff(self) -> str:
         target = self.target()
         on_disk = target.read_text(encoding="utf-8") if target.is_file() else ""
-        lines = difflib.unified_diff(on_disk.splitlines(keepends=True), self.render().splitlines(keepends=True),
+        lines = difflib.unified_diff(on_disk.splitlines(keepends=True),
+                                     self.render().splitlines(keepends=True),
                                      fromfile=f"{target.name} (on disk)" if on_disk else "/dev/null",
                                      tofile=f"{target.name} (edited)")
         return "".join(lines) or "no change from the file on disk\n"

@@ -126,7 +126,8 @@ class Loader:
         """Start the child at once (it is started before the UI has even loaded: launch to first rows).
 
         `repo_start` is where the eval repo is looked for (its cases mark turns already promoted)."""
-        config = {"paths": [str(p) for p in paths], "repo": str(repo_start) if repo_start is not None else None,
+        config = {"paths": [str(p) for p in paths],
+                  "repo": str(repo_start) if repo_start is not None else None,
                   "window": window}
         # stderr is dropped: nothing the child could print about a trace may reach a terminal or a log.
         self.process = subprocess.Popen([sys.executable, "-m", "tui.loader", json.dumps(config)],

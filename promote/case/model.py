@@ -90,7 +90,8 @@ class ArgRule(_Model):
                 re.compile(self.pattern or "")
             except re.error as exc:
                 raise ValueError(f"regex:{self.pattern} is not a valid regular expression ({exc})") from None
-        if self.kind == "tolerance" and not (math.isfinite(self.tolerance or 0) and (self.tolerance or 0) >= 0):
+        if self.kind == "tolerance" and not (math.isfinite(self.tolerance or 0)
+                                             and (self.tolerance or 0) >= 0):
             raise ValueError("a tolerance is a number of at least 0")
         return self
 
@@ -250,7 +251,8 @@ def budgets_from_legacy(legacy: Any) -> Any:
     if not isinstance(legacy, dict):
         return legacy
     data = {key: value for key, value in legacy.items() if key.startswith("max_")}
-    renamed = {"tool_calls": "max_tool_calls", "model_calls": "max_model_calls", "duration_ms": "max_duration_ms"}
+    renamed = {"tool_calls": "max_tool_calls", "model_calls": "max_model_calls",
+               "duration_ms": "max_duration_ms"}
     for old, new in renamed.items():
         if old in legacy:
             data.setdefault(new, legacy[old])
@@ -258,7 +260,8 @@ def budgets_from_legacy(legacy: Any) -> Any:
     if tokens:
         data.setdefault("max_tokens", sum(tokens))
     data.update({key: value for key, value in legacy.items()
-                 if key not in data and key not in renamed and key not in ("input_tokens", "output_tokens", "tokens")})
+                 if key not in data and key not in renamed
+                 and key not in ("input_tokens", "output_tokens", "tokens")})
     return data
 
 

@@ -16,7 +16,8 @@ class Problem(Model):
     """One finding about a case: what is wrong (or still to do), where, and under which rule."""
 
     severity: Severity = "error"
-    """error: the case is refused or fails validation; warning: worth a look; note: what a draft still needs."""
+    """error: the case is refused or fails validation; warning: worth a look; note: what a draft still
+    needs."""
     rule: str
     """Which check: schema, id, unique-id, figure-in-output, must-cite, kind-data, match-args, draft-todo,
     output-placeholder, residual-pii, known-value, bad-input, draft (review notes)."""

@@ -47,7 +47,9 @@ def case_rule_problems(case: Case, file_stem: str | None = None) -> list[RulePro
 
 def _id_rules(case: Case, file_stem: str | None) -> Iterator[RuleProblem]:
     if file_stem is not None and case.id != file_stem:
-        yield ("id",), "id", f"id {case.id} does not match the file name {file_stem}.yaml: rename one", "error"
+        yield (
+            ("id",), "id", f"id {case.id} does not match the file name {file_stem}.yaml: rename one", "error"
+        )
 
 
 def _figure_rules(case: Case) -> Iterator[RuleProblem]:
@@ -123,7 +125,12 @@ def _match_rules(case: Case) -> Iterator[RuleProblem]:
         for argument, rule in (call.match or {}).items():
             where = ("expected_tools", "calls", call_index, "match", argument)
             if argument not in (call.args or {}) and rule.kind != "ignore":
-                yield where, "match-args", f"match names {argument}, which is not in args: add it or use ignore", "error"
+                yield (
+                    where,
+                    "match-args",
+                    f"match names {argument}, which is not in args: add it or use ignore",
+                    "error",
+                )
 
 
 def _draft_todos(case: Case) -> Iterator[RuleProblem]:

@@ -37,7 +37,8 @@ _MIN_KNOWN_VALUE = 3
 class CaseRefused(PromoteError):
     """A case `save_case` will not write (or `load_case` cannot read as a case); `.problems` says why."""
 
-    def __init__(self, what: str, problems: list[Problem], *, where: str | None = None, hint: str | None = None):
+    def __init__(self, what: str, problems: list[Problem], *, where: str | None = None,
+                 hint: str | None = None):
         self.problems = problems
         super().__init__(what, where=where, hint=hint)
 
@@ -72,8 +73,12 @@ def load_case(path: str | Path) -> LoadedCase:
     except ValidationError:
         problems = [p for p in validate_case(tree, path=path, residual_scan=None) if p.rule == "schema"]
         first = problems[0]
-        raise CaseRefused(f"{first.field or 'case'}: {first.message}", problems, where=first.where,
-                          hint="fix the file, then load it again (`promote validate` lists every problem)") from None
+        raise CaseRefused(
+            f"{first.field or 'case'}: {first.message}",
+            problems,
+            where=first.where,
+            hint="fix the file, then load it again (`promote validate` lists every problem)",
+        ) from None
     return LoadedCase(case=case, tree=tree, text=text, path=path)
 
 
@@ -138,7 +143,8 @@ def checked_text(
     tree = load_tree(path or f"{case.id}.yaml", text)
     problems = validate_case(tree, path=path, residual_scan=residual_scan)
     problems += _known_value_problems(tree, known_values, path)
-    refusing = [p for p in problems if p.severity == "error" and (case.status != "draft" or p.rule in _ALWAYS_REFUSED)]
+    refusing = [p for p in problems if p.severity == "error"
+                and (case.status != "draft" or p.rule in _ALWAYS_REFUSED)]
     if refusing:
         raise CaseRefused(_refusal(case, refusing), refusing, where=str(path) if path is not None else None,
                           hint=_hint(refusing))
@@ -148,7 +154,8 @@ def checked_text(
 def _refusal(case: Case, problems: list[Problem]) -> str:
     personal = [p for p in problems if p.rule in ("residual-pii", "known-value")]
     if personal:
-        listed = ", ".join(dict.fromkeys(f"{p.field or '?'} ({p.message.split(' found')[0]})" for p in personal))
+        listed = ", ".join(dict.fromkeys(f"{p.field or '?'} ({p.message.split(' found')[0]})"
+                                         for p in personal))
         return f"refusing to write {case.id}: personal data left in {listed}"
     listed = "; ".join(f"{p.field or '-'}: {p.message}" for p in problems[:3])
     more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
@@ -173,11 +180,13 @@ def _known_value_problems(
             return []
         found = known_values.found_in
     else:
-        values = sorted({v.strip() for v in known_values if isinstance(v, str) and len(v.strip()) >= _MIN_KNOWN_VALUE},
+        values = sorted({v.strip() for v in known_values if isinstance(v, str)
+                         and len(v.strip()) >= _MIN_KNOWN_VALUE},
                         key=len, reverse=True)
         if not values:
             return []
-        found = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in values) + r")(?!\w)", re.IGNORECASE).search
+        found = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in values) + r")(?!\w)",
+                           re.IGNORECASE).search
     problems = []
     for location, text in _strings(tree):
         if found(text):
@@ -216,7 +225,10 @@ def _compact(node: Any, top: bool = True) -> None:
     if top or not isinstance(node, (CommentedMap, CommentedSeq)) or not node:
         return
     scalars = list(node.values()) if isinstance(node, CommentedMap) else list(node)
-    if all(not isinstance(v, (dict, list)) for v in scalars) and len(str(scalars)) + 4 * len(scalars) <= _FLOW_WIDTH:
+    if (
+        all(not isinstance(v, (dict, list)) for v in scalars)
+        and len(str(scalars)) + 4 * len(scalars) <= _FLOW_WIDTH
+    ):
         node.fa.set_flow_style()
 
 

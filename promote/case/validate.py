@@ -23,8 +23,8 @@ from promote.models import Model
 ResidualScan = Callable[[CommentedMap], list[tuple[tuple[Any, ...], str]]]
 """Takes a case tree, returns (field location, entity type) pairs: never the values."""
 
-__all__ = ["FileResult", "Problem", "ValidationReport", "field_path", "locate", "validate_case", "validate_file",
-           "validate_paths"]
+__all__ = ["FileResult", "Problem", "ValidationReport", "field_path", "locate", "validate_case",
+           "validate_file", "validate_paths"]
 
 
 class FileResult(Model):
@@ -141,7 +141,8 @@ def _tree_problems(
     try:
         case = Case.model_validate(tree)
     except ValidationError as exc:
-        found.extend((tuple(error["loc"]), "schema", _schema_message(error), "error") for error in exc.errors())
+        found.extend((tuple(error["loc"]), "schema", _schema_message(error), "error")
+                     for error in exc.errors())
         case = None
     if case is not None:
         found.extend(case_rule_problems(case, path.stem if path is not None else None))
@@ -166,7 +167,8 @@ def validate_file(path: Path, *, residual_scan: ResidualScan | None = None) -> F
         tree = load_tree(path)
     except PromoteError as exc:
         message = f"{exc.what} ({exc.hint})" if exc.hint else exc.what
-        return FileResult(path=str(path), ok=False, bad_input=True, problems=[_bad_input(exc.where or str(path), message)])
+        return FileResult(path=str(path), ok=False, bad_input=True,
+                          problems=[_bad_input(exc.where or str(path), message)])
     problems = _tree_problems(tree, path, residual_scan, located=True)
     return FileResult(
         path=str(path),

@@ -89,7 +89,8 @@ def load_tree(path: str | Path, text: str | None = None) -> CommentedMap:
         kind = "a list" if isinstance(tree, list) else f"a {type(tree).__name__}"
         raise PromoteError(f"top level is {kind}", where=where(path, 1), hint="a case is a YAML mapping")
     if too_big(tree):  # aliases expand when the case is validated or copied: bound them first
-        raise PromoteError(f"expands to more than {MAX_YAML_NODES:,} values (YAML aliases nested into a bomb?)",
+        raise PromoteError(f"expands to more than {MAX_YAML_NODES:,} values (YAML aliases "
+                           "nested into a bomb?)",
                            where=str(path), hint="write the values out instead of aliasing them")
     _check_format_version(tree, path)
     return tree
@@ -154,7 +155,8 @@ def _said(data: Any, source: Any) -> Any:
         return kept
     if isinstance(data, list):
         items = source if isinstance(source, list) else []
-        return [_said(value, items[index] if index < len(items) else None) for index, value in enumerate(data)]
+        return [_said(value, items[index] if index < len(items) else None)
+                for index, value in enumerate(data)]
     return data
 
 

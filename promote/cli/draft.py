@@ -88,7 +88,8 @@ def _repo_start(args: argparse.Namespace) -> Path | None:
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     draft = commands.add_parser("draft", help="build a draft portable-v1 case from one trace turn",
-                                description="Build a draft portable-v1 case from one trace turn (docs/cli.md).")
+                                description="Build a draft portable-v1 case from one trace "
+                                            "turn (docs/cli.md).")
     draft.add_argument("file", metavar="FILE", help="a trace export")
     draft.add_argument("--trace", help="trace id (see promote traces FILE)")
     draft.add_argument("--turn", type=int, default=0, help="turn index in the trace (default 0)")
@@ -97,7 +98,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                             "(default: print it)")
     draft.add_argument("--id", help="case id (default: <pillar>.<topic>_<NNN>, next free number)")
     draft.add_argument("--by", help="the SME promoting the case (default: git user, else login name)")
-    draft.add_argument("--cases-dir", type=Path, help="the eval repo's cases folder (ids, duplicates, entities)")
+    draft.add_argument("--cases-dir", type=Path,
+                       help="the eval repo's cases folder (ids, duplicates, entities)")
     draft.add_argument("--policy", type=Path, help="scrub policy file (default: the bundled policy)")
     draft.add_argument("--force", action="store_true",
                        help="overwrite an existing case file; write even when a case with the same input and "

@@ -25,10 +25,11 @@ def run(args: argparse.Namespace) -> int:
             raise PromoteError("the output is already there", where=existing[0],
                                hint="pass --force to replace it, or choose another -o")
 
-    chosen = {"workers": args.workers} if args.workers is not None else {}  # default: all cores (ScrubOptions)
+    # default: all cores (ScrubOptions)
+    chosen = {"workers": args.workers} if args.workers is not None else {}
     options = ScrubOptions(
-        window=args.window, block_bytes=int(args.block_mb * (1 << 20)) or None, policy_path=args.policy, key_file=args.key_file, dask=args.dask,
-        resume=args.resume, strict=args.strict, **chosen,
+        window=args.window, block_bytes=int(args.block_mb * (1 << 20)) or None, policy_path=args.policy,
+        key_file=args.key_file, dask=args.dask, resume=args.resume, strict=args.strict, **chosen,
     )
     with progress_bar(enabled=sys.stderr.isatty() and args.output != "-") as progress:
         report = scrub_exports(args.inputs, args.output, options, progress=progress)
@@ -44,17 +45,21 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                 description="Batch-scrub trace exports, keeping their format (docs/cli.md, "
                                             "docs/scrub-policy.md).")
     scrub.add_argument("inputs", nargs="+", metavar="INPUT", help="trace exports; - for stdin")
-    scrub.add_argument("-o", "--output", required=True, help="output file (one input), folder (several), or -")
+    scrub.add_argument("-o", "--output", required=True,
+                       help="output file (one input), folder (several), or -")
     scrub.add_argument("--workers", type=at_least(1, int), help="worker processes (default: all cores)")
     scrub.add_argument("--window", type=at_least(1, int), default=1000,
-                       help="records per block at most; placeholders are consistent within a trace inside a block")
+                       help="records per block at most; placeholders are consistent within a "
+                            "trace inside a block")
     scrub.add_argument("--block-mb", type=at_least(0, float), default=1.0,
-                       help="MB of input per block (cut between traces where possible; default 1); 0: --window alone")
+                       help="MB of input per block (cut between traces where possible; default 1); "
+                            "0: --window alone")
     scrub.add_argument("--policy", type=Path, help="scrub policy file (default: the bundled policy)")
     scrub.add_argument("--key-file", type=Path, help="HMAC key: placeholders stable across traces and runs")
     scrub.add_argument("--report", help="write a JSON report (counts, never values)")
     scrub.add_argument("--dask", metavar="SCHEDULER", help="run on a Dask cluster: an address, or 'local'")
-    scrub.add_argument("--resume", action="store_true", help="skip inputs an interrupted run already finished")
+    scrub.add_argument("--resume", action="store_true",
+                       help="skip inputs an interrupted run already finished")
     scrub.add_argument("--strict", action="store_true", help="stop at the first bad record")
     scrub.add_argument("--force", action="store_true", help="replace an output that is already there")
     scrub.set_defaults(handler=run)

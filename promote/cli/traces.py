@@ -54,7 +54,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     traces = commands.add_parser("traces", help="list the traces and turns found in trace exports",
                                  description="List the traces and turns found in trace exports.",
                                  epilog=_formats_read(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    traces.add_argument("files", nargs="+", metavar="FILE", help="trace exports (any supported format; - for stdin)")
+    traces.add_argument("files", nargs="+", metavar="FILE",
+                        help="trace exports (any supported format; - for stdin)")
     traces.add_argument("--json", action="store_true", help="print the JSON shape of docs/cli.md")
     traces.add_argument("--no-scrub", action="store_true", help="show raw text (it may hold personal data)")
     traces.add_argument("--policy", type=Path, help="scrub policy file (default: the bundled policy)")

@@ -15,7 +15,8 @@ from promote.errors import PromoteError
 def run(args: argparse.Namespace) -> int:
     exports = [Path(path) for path in args.exports]
     if not exports and args.case is None:
-        raise PromoteError("nothing to open", hint="give trace exports to browse, or --case CASE.yaml to edit")
+        raise PromoteError("nothing to open",
+                           hint="give trace exports to browse, or --case CASE.yaml to edit")
     for path in [*exports, *([args.case] if args.case else [])]:
         if not path.is_file():
             raise PromoteError("no such file", where=str(path))

@@ -58,7 +58,8 @@ class DraftResult(_Model):
     case: Case
     """The draft (status draft, origin trace)."""
     notes: list[Problem]
-    """Review notes (severity note): placeholder arguments, entity suggestions, figures and citations to check."""
+    """Review notes (severity note): placeholder arguments, entity suggestions, figures and citations to
+    check."""
     duplicate_of: str | None = None
     """Path of an existing case with the same input and tool trajectory, if any."""
     known_values: list[str] = Field(default_factory=list, repr=False, exclude=True)
@@ -75,22 +76,29 @@ def draft_case(
     settings = repo.config.for_agent(trace.agent, trace.service)
     notes: list[Problem] = []
     calls = [_expected_call(call.name, call.args, index, notes) for index, call in enumerate(turn.tool_calls)]
-    notes += [note(f"expected_tools.calls[{index}]", f"{call.name} failed in the trace: keep it only if calling "
-                   "it is what the agent should do") for index, call in enumerate(turn.tool_calls) if call.error]
+    notes += [note(f"expected_tools.calls[{index}]",
+                   f"{call.name} failed in the trace: keep it only if calling "
+                   "it is what the agent should do") for index, call in enumerate(turn.tool_calls)
+              if call.error]
     reply = turn.final_response
     numeric, figure_notes = figures.suggest_figures(reply or "", turn.tool_calls)
     chunks = citations.retrieval_chunks(turn.tool_calls, options.retrieval_tools)
     must_cite, citation_notes = citations.cited_in_reply(reply or "", chunks)
     notes += [_as_note(text) for text in figure_notes + citation_notes]
     if numeric:
-        notes.append(note("numeric", f"{len(numeric)} figure(s) suggested: check each name and assign its oracle "
+        notes.append(note("numeric",
+                          f"{len(numeric)} figure(s) suggested: check each name and assign its oracle "
                           "of record; derived ones were computed by the agent"))
     if reply and PLACEHOLDER_RE.search(reply):
         notes.append(note("expected_output", "the reply names a scrubbed person or value: rewrite it for the "
                           "sandbox entity (or nobody) before the case is valid"))
 
     # Personal data was scrubbed out of this turn: the reply must never leak anyone else's.
-    safety = Safety(must_not=[SafetyRule(category="pii-leak", scope=settings.safety_scope)]) if _scrubbed(turn) else None
+    safety = (
+        Safety(must_not=[SafetyRule(category="pii-leak", scope=settings.safety_scope)])
+        if _scrubbed(turn)
+        else None
+    )
     kinds: list[Kind] = []
     if calls or reply:
         kinds.append("functional")
@@ -114,12 +122,14 @@ def draft_case(
         notes.append(note("params.as_of", "the turn has no start time: set it to the date of record"))
     budgets = provenance.budgets(turn)
     if budgets is not None:
-        notes.append(note("budgets", "the budgets are what this run cost: loosen them to what a run may cost"))
+        notes.append(note("budgets",
+                          "the budgets are what this run cost: loosen them to what a run may cost"))
 
     title = naming.title_from_input(turn.user_input) or f"Turn {turn.index} of {agent or 'the agent'}"
     fields: dict[str, Any] = dict(
         format="portable-v1", id=case_id, revision=1, status="draft", tier="golden", origin="trace",
-        title=title, agent=agent, input=turn.user_input, entities=[settings.entity or entities.REQUESTING_USER],
+        title=title, agent=agent, input=turn.user_input,
+        entities=[settings.entity or entities.REQUESTING_USER],
         tenant=catalog.tenant or entities.DEFAULT_TENANT, budgets=budgets, datasets=settings.datasets,
         metadata={"pillar": pillar, "sensitivity": "production-scrubbed"},
         provenance=provenance.build_provenance(
@@ -165,7 +175,8 @@ def _turn(trace: Trace, turn_index: int) -> Turn:
                 if not turn.content_captured else
                 "the span that holds it is missing or could not be read: `promote traces --json FILE` lists "
                 "the records skipped and why")
-        raise PromoteError(f"turn {turn_index} of trace {trace.trace_id} has no recorded user message", hint=hint)
+        raise PromoteError(f"turn {turn_index} of trace {trace.trace_id} has no recorded user message",
+                           hint=hint)
     return turn
 
 
@@ -182,7 +193,8 @@ def _expected_call(name: str, args: object, index: int, notes: list[Problem]) ->
     if args in (None, {}):
         return ExpectedToolCall(name=name)
     if not isinstance(args, dict):
-        notes.append(note(where, f"{name}: the trace holds its arguments as text, not JSON: arguments left out"))
+        notes.append(note(where,
+                          f"{name}: the trace holds its arguments as text, not JSON: arguments left out"))
         return ExpectedToolCall(name=name)
     held = [key for key, value in args.items() if PLACEHOLDER_RE.search(str(value))]
     if held:

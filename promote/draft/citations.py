@@ -44,7 +44,8 @@ def _chunks_in(value: Any) -> list[RetrievalChunk]:
 def _as_chunk(item: Any) -> RetrievalChunk | None:
     if not isinstance(item, dict):
         return None
-    citation = next((item[k] for k in _ID_KEYS if isinstance(item.get(k), (str, int)) and str(item[k]).strip()), None)
+    citation = next((item[k] for k in _ID_KEYS if isinstance(item.get(k), (str, int))
+                     and str(item[k]).strip()), None)
     text = next((item[k] for k in _TEXT_KEYS if isinstance(item.get(k), str) and item[k].strip()), None)
     if citation is None or text is None:
         return None

@@ -69,7 +69,8 @@ def draft_all(
         if not turns:
             continue
         matched += len(turns)
-        engine = engine if engine is not None else scrubbing.engine(options.policy)  # loaded when first needed
+        # loaded when first needed
+        engine = engine if engine is not None else scrubbing.engine(options.policy)
         scrubbed, replaced, known = scrub_trace_fully(trace, engine)
         for turn in turns:
             where = f"trace {trace.trace_id} turn {turn.index}"
@@ -78,7 +79,9 @@ def draft_all(
                 continue
             result = draft_case(scrubbed, turn.index, export_path=path, scrub=scrub_info(engine, replaced),
                                 options=options)
-            result = result.model_copy(update={"known_values": sorted({*known, *replaced_values(trace, scrubbed)})})
+            result = result.model_copy(
+                update={"known_values": sorted({*known, *replaced_values(trace, scrubbed)})}
+            )
             if result.duplicate_of and not force:
                 skipped.append(note("", f"{where}: same input and tools as {result.duplicate_of}, skipped "
                                     "(that case is kept; --force replaces it)"))
@@ -88,7 +91,8 @@ def draft_all(
                 result = result.model_copy(update={"case": result.case.model_copy(update={"id": out.stem})})
             written.append(write_draft(result, out, force=force).path)
     if not matched:
-        wanted = " ".join(filter(None, [f"--tool {tool}" if tool else None, f"--agent {agent}" if agent else None]))
+        wanted = " ".join(filter(None, [f"--tool {tool}" if tool else None,
+                                        f"--agent {agent}" if agent else None]))
         what = f"no turn matches {wanted}" if wanted else "no agent turn to draft"
         raise NothingMatched(what, where=str(path), hint="`promote traces FILE` lists its agents and tools")
     return written
@@ -130,7 +134,8 @@ def replaced_values(raw: Trace, scrubbed: Trace) -> list[str]:
     case that still holds one anywhere (a value the NER scan of the case alone might not see)."""
     found: set[str] = set()
     for raw_turn, clean_turn in zip(raw.turns, scrubbed.turns, strict=False):
-        pairs = [(raw_turn.user_input, clean_turn.user_input), (raw_turn.final_response, clean_turn.final_response)]
+        pairs = [(raw_turn.user_input, clean_turn.user_input),
+                 (raw_turn.final_response, clean_turn.final_response)]
         for raw_call, clean_call in zip(raw_turn.tool_calls, clean_turn.tool_calls, strict=False):
             pairs += [(raw_call.args, clean_call.args), (raw_call.result, clean_call.result),
                       (raw_call.error, clean_call.error)]

@@ -175,7 +175,8 @@ def _name_from_reply(reply: str, figure: ReplyFigure) -> str:
         phrase.append(word)
     if not phrase:
         before = re.split(r"[.,;:()!?\n]", reply[: figure.start])[-1]
-        content = [w.lower() for w in re.findall(r"[A-Za-z]+", before) if w.lower() not in _BREAKING | _LEADING]
+        content = [w.lower() for w in re.findall(r"[A-Za-z]+", before)
+                   if w.lower() not in _BREAKING | _LEADING]
         phrase = content[-2:]
     return _snake("_".join(phrase))
 

@@ -77,8 +77,9 @@ def pillar_of(calls: list[ToolCall], agent_names: list[str], user_input: str,
 
 
 # Words that say what an agent is, not what it is about ("hr_policy_advisor" → hr).
-_AGENT_WORDS = {"agent", "agents", "assistant", "advisor", "adviser", "bot", "chatbot", "service", "svc", "api",
-                "app", "server", "adk", "google", "llm", "ai", "the", "a", "an", "my", "copilot", "helper"}
+_AGENT_WORDS = {"agent", "agents", "assistant", "advisor", "adviser", "bot", "chatbot", "service", "svc",
+                "api", "app", "server", "adk", "google", "llm", "ai", "the", "a", "an", "my", "copilot",
+                "helper"}
 
 
 def neutral_pillar(agent: str | None, service: str | None) -> str:

@@ -1,4 +1,7 @@
-"""Provenance and budget evidence of a draft: where the case came from, who promoted it, how it was scrubbed."""
+"""Provenance and budget evidence of a draft.
+
+Where the case came from, who promoted it, how it was scrubbed.
+"""
 
 from __future__ import annotations
 

@@ -68,7 +68,8 @@ def open_source(path: str | Path) -> BinaryIO:
     except FileNotFoundError:
         raise PromoteError("file not found", where=str(path), hint="check the path") from None
     except IsADirectoryError:
-        raise PromoteError("is a directory, not a trace export", where=str(path), hint="name the export files") from None
+        raise PromoteError("is a directory, not a trace export", where=str(path),
+                           hint="name the export files") from None
     except OSError as error:
         raise PromoteError(f"cannot read file: {error.strerror}", where=str(path)) from None
 
@@ -108,8 +109,11 @@ def sniff_compression(head: bytes) -> str | None:
 def decompressed(stream: BinaryIO, compression: str | None) -> BinaryIO:
     """A buffered stream of the content (for zstd-framed: the raw stream; frames are read one by one)."""
     if compression in ("gzip", "zstd"):
-        return io.BufferedReader(_Decompressing(stream, compression), buffer_size=1 << 20)  # type: ignore[arg-type]
-    return stream if isinstance(stream, io.BufferedIOBase) else io.BufferedReader(stream, buffer_size=1 << 20)  # type: ignore[arg-type]
+        content = _Decompressing(stream, compression)
+        return io.BufferedReader(content, buffer_size=1 << 20)  # type: ignore[arg-type]
+    if isinstance(stream, io.BufferedIOBase):
+        return stream
+    return io.BufferedReader(stream, buffer_size=1 << 20)  # type: ignore[arg-type]
 
 
 class TruncatedInput(EOFError):
@@ -162,7 +166,8 @@ class _Decompressing(io.RawIOBase):
         if not chunk:
             self._done = True
             if self._started:
-                self._error = TruncatedInput(f"the {self._compression} data ends before its end marker (truncated)")
+                self._error = TruncatedInput(f"the {self._compression} data ends before its end "
+                                             "marker (truncated)")
             return b""
         out = []
         while chunk:
@@ -200,8 +205,8 @@ def read_head(stream: BinaryIO, size: int) -> tuple[bytes, str | None]:
 
 
 MAX_RECORD = 64 << 20
-"""Longest line or JSON value taken as one record (64 MiB): a longer one is reported and skipped, never held whole
-(a decompression bomb is one endless line)."""
+"""Longest line or JSON value taken as one record (64 MiB): a longer one is reported and skipped, never held
+whole (a decompression bomb is one endless line)."""
 
 
 def _lines(stream: BinaryIO, limit: int) -> Iterator[bytes | None]:
@@ -307,7 +312,8 @@ def iter_values(stream: BinaryIO, chunk: int = 1 << 16) -> Iterator[Frame | Brok
             incomplete = incomplete and not error.msg.startswith("nested")
             if incomplete and not eof:
                 if len(buf) - pos > MAX_RECORD:
-                    yield Broken(line_at(pos), f"a JSON value longer than {MAX_RECORD >> 20} MiB: the rest of "
+                    yield Broken(line_at(pos),
+                                 f"a JSON value longer than {MAX_RECORD >> 20} MiB: the rest of "
                                  "the file is not read (split the export, or check the file)")
                     return
                 want *= 2  # doubling keeps re-parsing a large value linear overall
@@ -336,7 +342,8 @@ def iter_values(stream: BinaryIO, chunk: int = 1 << 16) -> Iterator[Frame | Brok
             line_at(pos)
             buf, pos, gap_start, counted = buf[pos:], 0, 0, 0
     if read_error is not None:
-        yield Broken(line_at(pos), f"input ends early or is damaged ({read_error}); records after this point are lost")
+        yield Broken(line_at(pos),
+                     f"input ends early or is damaged ({read_error}); records after this point are lost")
     yield Tail(buf[gap_start:].encode("utf-8", "surrogateescape"))
 
 
@@ -355,7 +362,8 @@ def iter_length_prefixed(stream: BinaryIO, *, zstd_frames: bool) -> Iterator[Fra
                 return
             (length,) = struct.unpack(">I", header)
             if length > MAX_MESSAGE:
-                yield Broken(number, f"length prefix {length} is not plausible; the rest of the file is not readable")
+                yield Broken(number,
+                             f"length prefix {length} is not plausible; the rest of the file is not readable")
                 return
             body = stream.read(length)
         except READ_ERRORS as error:
@@ -380,9 +388,11 @@ class CompressedWriter:
         self._out = out
         self._inner: BinaryIO
         if compression == "gzip":
-            self._inner = gzip.GzipFile(filename="", fileobj=out, mode="wb", mtime=0)  # type: ignore[assignment]
+            gzip_writer = gzip.GzipFile(filename="", fileobj=out, mode="wb", mtime=0)
+            self._inner = gzip_writer  # type: ignore[assignment]
         elif compression == "zstd":
-            self._inner = zstandard.ZstdCompressor().stream_writer(out, closefd=False)  # type: ignore[assignment]
+            zstd_writer = zstandard.ZstdCompressor().stream_writer(out, closefd=False)
+            self._inner = zstd_writer  # type: ignore[assignment]
         else:
             self._inner = out
         self.write = self._inner.write

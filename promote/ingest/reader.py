@@ -131,7 +131,8 @@ class RecordCodec:
 class Export(RecordCodec):
     """One export file: its format and compression, read lazily record by record."""
 
-    def __init__(self, path: str, format: str, compression: str | None, framing: str, stream: BinaryIO | None = None) -> None:
+    def __init__(self, path: str, format: str, compression: str | None, framing: str,
+                 stream: BinaryIO | None = None) -> None:
         super().__init__(format)
         self.path = path
         """The file as given (`-` for stdin)."""
@@ -302,10 +303,17 @@ def _sniff(name: str, raw: BinaryIO) -> tuple[str, str | None, str]:
             if kind is not None:
                 format, _ = kind
                 return ("otlp-jsonl" if format == "otlp-json" else format), compression, "length-prefixed"
-        raise PromoteError(NOTHING_FOUND, where=name, hint="the file looks like zstd frames behind length prefixes, but the first frame holds no traces")
+        raise PromoteError(NOTHING_FOUND, where=name, hint="the file looks like zstd frames behind length "
+                                                           "prefixes, but the first frame holds no traces")
     content = decompressed(stream, compression)
     head, error = read_head(content, _HEAD)
-    while error is None and len(head) < _MAX_FIRST_LINE and b"\n" not in head.strip() and len(head) % _HEAD == 0 and head:
+    while (
+        error is None
+        and len(head) < _MAX_FIRST_LINE
+        and b"\n" not in head.strip()
+        and len(head) % _HEAD == 0
+        and head
+    ):
         more, error = read_head(content, len(head))
         if not more:
             break
@@ -380,7 +388,8 @@ def _family(doc: object) -> str | None:
         return None
     if "batches" in doc:
         return "tempo"
-    if any(key in doc for key in ("resourceSpans", "resource_spans", "scopeSpans", "scope_spans", "instrumentationLibrarySpans")):
+    if any(key in doc for key in ("resourceSpans", "resource_spans", "scopeSpans", "scope_spans",
+                                  "instrumentationLibrarySpans")):
         return "otlp-json"
     if isinstance(doc.get("data"), list):
         return "jaeger"
@@ -412,7 +421,8 @@ def _family_from_keys(text: bytes) -> str | None:
     return None
 
 
-def write_export(records: Iterable[Record], out: BinaryIO | str | Path, *, format: str, compression: str | None) -> None:
+def write_export(records: Iterable[Record], out: BinaryIO | str | Path, *, format: str,
+                 compression: str | None) -> None:
     """Write records in the framing, format and compression they were read with.
 
     Unchanged records are written as their original bytes, so rewriting with nothing changed

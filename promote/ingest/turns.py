@@ -69,10 +69,12 @@ def build_trace(spans: list[Span]) -> Trace:
     groups = _turn_groups(tree)
     if not groups:
         trace.no_turns_reason = why_no_turns(tree.spans, convention)
-    readings = {root_key: _model_exchanges(tree, members, convention) for root_key, (_, members) in groups.items()}
+    readings = {root_key: _model_exchanges(tree, members, convention)
+                for root_key, (_, members) in groups.items()}
     index = CallIndex(exchange for exchanges in readings.values() for exchange in exchanges)
     for number, (root_key, (root, members)) in enumerate(groups.items()):
-        turn, agent, session, user = _build_turn(number, root, members, readings[root_key], tree, convention, index)
+        turn, agent, session, user = _build_turn(number, root, members, readings[root_key], tree, convention,
+                                                 index)
         trace.turns.append(turn)
         trace.agent = trace.agent or agent
         trace.session_id = trace.session_id or session
@@ -332,7 +334,8 @@ def _warnings(turn: Turn, exchanges: list[_Exchange], convention: Convention) ->
     if turn.user_input is None:
         warnings.append("no user message found in the turn's first model request")
     if exchanges and turn.final_response is None:
-        warnings.append("no final text reply: the last model response asked for tools or the turn was cut short")
+        warnings.append("no final text reply: the last model response asked for tools or the "
+                        "turn was cut short")
     return warnings
 
 

@@ -18,7 +18,9 @@ from promote.ingest.reader import NOTHING_FOUND, Export, open_export
 from promote.trace_model import Skipped, Span
 
 
-def iter_record_spans(paths: Iterable[str | Path], *, skipped: list[Skipped] | None = None) -> Iterator[list[Span]]:
+def iter_record_spans(
+    paths: Iterable[str | Path], *, skipped: list[Skipped] | None = None
+) -> Iterator[list[Span]]:
     """The spans of each record of each file, in file order (one list per record).
 
     Raises PromoteError for a file that cannot be read or holds no usable span; everything else

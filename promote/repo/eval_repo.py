@@ -47,7 +47,8 @@ class AgentConfig(Model):
     entity: Entity | None = None
     """The entity a fresh draft starts with (the production user, still to map to a sandbox record)."""
     safety_scope: str | None = None
-    """Scope of the `pii-leak` rule of a draft whose turn held personal data, e.g. `other-employee records`."""
+    """Scope of the `pii-leak` rule of a draft whose turn held personal data, e.g. `other-employee
+    records`."""
     datasets: list[str] = Field(default_factory=list)
     """Datasets a drafted case joins."""
 
@@ -146,7 +147,9 @@ class EvalRepo:
         """`by`, else git `user.name` (or `user.email`) of the repo, else the login name."""
         if by:
             return by
-        folder = self.cases_dir if self.cases_dir.is_dir() else (self.root if self.root.is_dir() else Path.cwd())
+        folder = (
+            self.cases_dir if self.cases_dir.is_dir() else (self.root if self.root.is_dir() else Path.cwd())
+        )
         for key in ("user.name", "user.email"):
             try:
                 done = subprocess.run(["git", "-C", str(folder), "config", "--get", key],

@@ -64,7 +64,8 @@ def leaked(text: str, planted: dict[str, str] | None = None, extra: tuple[str, .
     """The planted values (by kind) found in `text` in any of their forms, and any `extra` carrier found."""
     folded = text.casefold()
     found = [kind for kind, value in (planted or VALUES).items()
-             if any(form in folded for form in forms(value)) or (kind in DIGITS and str(DIGITS[kind]) in folded)]
+             if any(form in folded for form in forms(value))
+             or (kind in DIGITS and str(DIGITS[kind]) in folded)]
     return found + [carrier for carrier in extra if carrier.casefold() in folded]
 
 

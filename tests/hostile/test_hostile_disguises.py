@@ -135,7 +135,9 @@ def test_traces_json_removes_every_disguise(planted, engine, row: str) -> None:
         assert after.trace_id == before.trace_id
         for old, new in zip(before.turns, after.turns):
             assert [c.name for c in new.tool_calls] == [c.name for c in old.tool_calls]
-            assert (new.started_at, new.input_tokens, new.output_tokens) == (old.started_at, old.input_tokens, old.output_tokens)
+            assert (new.started_at, new.input_tokens, new.output_tokens) == (
+                old.started_at, old.input_tokens, old.output_tokens
+            )
 
 
 @pytest.mark.parametrize("row", DISGUISES)

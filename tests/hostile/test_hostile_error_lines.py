@@ -76,8 +76,11 @@ def test_an_unreadable_export_is_reported_without_its_values(capsys, unreadable:
 
 
 @pytest.mark.parametrize("command", ["draft", "traces"])
-def test_a_trace_without_turns_is_explained_without_its_values(capsys, without_turns: Path, command: str) -> None:
-    args = ("draft", without_turns, "--trace", "6ba1f49a") if command == "draft" else ("traces", without_turns)
+def test_a_trace_without_turns_is_explained_without_its_values(capsys, without_turns: Path,
+                                                               command: str) -> None:
+    args = (
+        ("draft", without_turns, "--trace", "6ba1f49a") if command == "draft" else ("traces", without_turns)
+    )
     code, out, err = _run(capsys, *args)
     assert code in (1, 2) and "span(s)" in err, err  # the reason names what the spans carry
     assert leaked(out + err, PLANTED) == [], err

@@ -45,12 +45,15 @@ PLACES: dict[str, Callable[[dict, dict, str], None]] = {
     "bare attribute value": lambda doc, span, text: _attr(span, "note", text),
     "kvlist value": lambda doc, span, text: _attr(span, "meta", {"kvlistValue": {"values": [
         {"key": "owner", "value": {"stringValue": text}}]}}),
-    "array value": lambda doc, span, text: _attr(span, "tags", {"arrayValue": {"values": [{"stringValue": text}]}}),
-    "bytesValue": lambda doc, span, text: _attr(span, "blob", {"bytesValue": base64.b64encode(text.encode()).decode()}),
+    "array value": lambda doc, span, text: _attr(span, "tags",
+                                                 {"arrayValue": {"values": [{"stringValue": text}]}}),
+    "bytesValue": lambda doc, span, text: _attr(span, "blob",
+                                                {"bytesValue": base64.b64encode(text.encode()).decode()}),
     "resource attribute": lambda doc, span, text: doc["resourceSpans"][0]["resource"]["attributes"].append(
         {"key": "host.name", "value": {"stringValue": text}}),
     "link attribute": lambda doc, span, text: span.setdefault("links", []).append(
-        {"traceId": span["traceId"], "spanId": span["spanId"], "attributes": [{"key": "n", "value": {"stringValue": text}}]}),
+        {"traceId": span["traceId"], "spanId": span["spanId"],
+         "attributes": [{"key": "n", "value": {"stringValue": text}}]}),
     "traceState": lambda doc, span, text: span.update(traceState=text),
     "unknown field": lambda doc, span, text: span.update(comment=text),
     "status message": lambda doc, span, text: span.update(status={"code": 2, "message": text}),
@@ -59,11 +62,13 @@ PLACES: dict[str, Callable[[dict, dict, str], None]] = {
 
 def _scrub(engine, doc: dict) -> bytes:
     raw = json.dumps(doc).encode()
-    job = BlockJob(0, "fuzz.jsonl", "otlp-jsonl", "lines", None, [Record("fuzz.jsonl:1", raw, json.loads(raw))])
+    job = BlockJob(0, "fuzz.jsonl", "otlp-jsonl", "lines", None,
+                   [Record("fuzz.jsonl:1", raw, json.loads(raw))])
     return scrub_block(job, engine).data
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(kind=st.sampled_from(sorted(VALUES)), disguise=st.sampled_from(sorted(DISGUISES)),
        place=st.sampled_from(sorted(PLACES)), span_index=st.integers(0, 4), sentence=st.booleans())
 def test_a_planted_value_never_survives(engine, kind: str, disguise: str, place: str, span_index: int,
@@ -84,7 +89,8 @@ def test_a_planted_value_never_survives(engine, kind: str, disguise: str, place:
                     shown += "\n" + base64.b64decode(value["bytesValue"]).decode("utf-8", "replace")
     assert leaked(shown, {kind: VALUES[kind]}, (carrier,)) == [], (kind, disguise, place)
     before = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"]) for s in spans]
-    after = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"]) for s in spans_of(json.loads(out))]
+    after = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"])
+             for s in spans_of(json.loads(out))]
     assert after == before
 
 
@@ -105,12 +111,14 @@ def _split_attributes(span: dict, shape: str, first: str, second: str) -> None:
         _attr(span, "gen_ai.tool.call.result", {"stringValue": result})
 
 
-SPLIT_SHAPES = ("OTel GenAI parts", "ADK Content parts", "OpenInference flattened contents", "adjacent fields")
+SPLIT_SHAPES = ("OTel GenAI parts", "ADK Content parts", "OpenInference flattened contents",
+                "adjacent fields")
 # Disguises that survive being cut anywhere (an escape or base64 cut in two is not text in either part).
 SPLIT_DISGUISES = ("plain", "zero-width", "fullwidth digits", "confusables")
 
 
-@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(kind=st.sampled_from(sorted(VALUES)), disguise=st.sampled_from(SPLIT_DISGUISES),
        shape=st.sampled_from(SPLIT_SHAPES), cut=st.floats(0.05, 0.95), span_index=st.integers(0, 4),
        sentence=st.booleans())
@@ -129,5 +137,6 @@ def test_a_value_split_across_parts_never_survives(engine, kind: str, disguise: 
     extra = (carrier, longest) if len(longest) >= 5 else (carrier,)
     assert leaked(out, {kind: VALUES[kind]}, extra) == [], (kind, disguise, shape, first, second)
     before = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"]) for s in spans]
-    after = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"]) for s in spans_of(json.loads(out))]
+    after = [(s["traceId"], s["spanId"], s["startTimeUnixNano"], s["endTimeUnixNano"])
+             for s in spans_of(json.loads(out))]
     assert after == before

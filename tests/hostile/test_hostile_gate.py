@@ -42,4 +42,5 @@ def test_a_draft_holding_a_value_its_trace_held_is_refused(drafted, tmp_path) ->
     with pytest.raises(CaseRefused):
         save_case(leaking.case, tmp_path / f"{leaking.case.id}.yaml", known_values=leaking.known_values,
                   residual_scan=None)
-    save_case(drafted.case, tmp_path / f"{drafted.case.id}.yaml", known_values=drafted.known_values, residual_scan=None)
+    save_case(drafted.case, tmp_path / f"{drafted.case.id}.yaml", known_values=drafted.known_values,
+              residual_scan=None)

@@ -34,4 +34,5 @@ def test_skip_reasons_and_session_ids_are_scrubbed_in_the_listing(tmp_path: Path
     listing.skipped = scrub_messages(listing.skipped, engine)
     text = json.dumps(listing.model_dump(mode="json"))
     assert leaked(text, {"email": VALUES["email"]}) == []
-    assert listing.skipped and all(skip.where == before.where for skip, before in zip(listing.skipped, raw.skipped))
+    assert listing.skipped and all(skip.where == before.where
+                                   for skip, before in zip(listing.skipped, raw.skipped))

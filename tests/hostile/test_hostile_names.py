@@ -78,7 +78,8 @@ def test_a_name_a_later_tool_result_holds_is_removed_from_the_input_read_before_
     turn = next(t for trace in raw.traces for t in trace.turns if UNSEEN in (t.user_input or ""))
     assert any(UNSEEN in json.dumps(call.result) for call in turn.tool_calls)  # the result names it
     assert engine.detections(turn.user_input) is not None and not any(
-        UNSEEN in turn.user_input[d.start:d.end] for d in engine.detections(turn.user_input))  # NER alone misses it
+        # NER alone misses it
+        UNSEEN in turn.user_input[d.start:d.end] for d in engine.detections(turn.user_input))
     listing = list_traces([path], scrub=lambda trace: scrub_trace(trace, engine)[0])
     assert leaked(json.dumps(listing.model_dump(mode="json"), ensure_ascii=False), {"name": UNSEEN}) == []
     owner = next(trace for trace in raw.traces if turn in trace.turns)

@@ -24,7 +24,8 @@ UNREAD = "zyxo qwvern"  # nothing recognises it: only its place says it is no ti
 
 def _scrub(engine, doc: dict) -> tuple[str, dict]:
     raw = json.dumps(doc).encode()
-    job = BlockJob(0, "check.jsonl", "otlp-jsonl", "lines", None, [Record("check.jsonl:1", raw, json.loads(raw))])
+    job = BlockJob(0, "check.jsonl", "otlp-jsonl", "lines", None,
+                   [Record("check.jsonl:1", raw, json.loads(raw))])
     result = scrub_block(job, engine)
     return result.data.decode(), result.report
 
@@ -41,7 +42,8 @@ def test_a_known_value_in_a_form_no_rule_reads_is_redacted_by_the_output_check(e
     _attr(second, "reference", "ref 5124477 23")
     assert engine.detections("ticket owner gregory_hallman") == []  # no rule reads either form
     out, report = _scrub(engine, doc)
-    assert leaked(out, {"name": VALUES["name"], "ssn": VALUES["ssn"]}, ("gregory_hallman", "5124477 23")) == []
+    assert leaked(out, {"name": VALUES["name"], "ssn": VALUES["ssn"]},
+                  ("gregory_hallman", "5124477 23")) == []
     assert report["output_check_redacted"] >= 2
     notes = [a["value"]["stringValue"] for s in spans_of(json.loads(out)) for a in s.get("attributes", ())
              if a["key"] in ("note", "reference")]

@@ -41,12 +41,14 @@ OTLP_ROWS: dict[str, Plant] = {
     "resource user.id": lambda doc, span, kind, n: _resource(doc).append(
         {"key": ("user.id", "enduser.id", "session.id", "service.instance.id", "host.name")[n % 5],
          "value": string(VALUES[kind])}),
-    "scope attribute": lambda doc, span, kind, n: doc["resourceSpans"][0]["scopeSpans"][0]["scope"].setdefault(
+    "scope attribute": lambda doc, span, kind,
+    n: doc["resourceSpans"][0]["scopeSpans"][0]["scope"].setdefault(
         "attributes", []).append({"key": f"scope.note{n}", "value": string(prose(kind))}),
     "scope version": lambda doc, span, kind, n: doc["resourceSpans"][0]["scopeSpans"][0]["scope"].update(
         version=prose(kind)),
     "link attribute": lambda doc, span, kind, n: span.setdefault("links", []).append(
-        {"traceId": span["traceId"], "spanId": span["spanId"], "attributes": [{"key": "note", "value": string(prose(kind))}]}),
+        {"traceId": span["traceId"], "spanId": span["spanId"],
+         "attributes": [{"key": "note", "value": string(prose(kind))}]}),
     "traceState": lambda doc, span, kind, n: span.update(traceState=f"vendor={VALUES[kind]}"),
     "code.stacktrace": lambda doc, span, kind, n: _attr(span, "code.stacktrace", string(
         f'Traceback (most recent call last):\n  File "tools.py", line 12\nValueError: {prose(kind)}')),
@@ -56,7 +58,8 @@ OTLP_ROWS: dict[str, Plant] = {
         string(prose(kind))),
     "bare string value": lambda doc, span, kind, n: _attr(span, "note", prose(kind)),
     "JSON object value": lambda doc, span, kind, n: _attr(span, "note", {"owner": VALUES[kind]}),
-    "bytesValue": lambda doc, span, kind, n: _attr(span, "note", {"bytesValue": base64.b64encode(prose(kind).encode()).decode()}),
+    "bytesValue": lambda doc, span, kind, n: _attr(
+        span, "note", {"bytesValue": base64.b64encode(prose(kind).encode()).decode()}),
     "attribute key": lambda doc, span, kind, n: _attr(span, VALUES[kind], string("yes")),
     "kvlist key": lambda doc, span, kind, n: _attr(span, "meta", {"kvlistValue": {"values": [
         {"key": VALUES[kind], "value": string("yes")}]}}),
@@ -83,7 +86,11 @@ def _duplicate_keys(target: Path) -> None:
     lines = (TRACES / "adk2.otlp.jsonl").read_text().splitlines()
     first = lines[0]
     for kind in KINDS:
-        first = first.replace('"name": "', f'"name": {json.dumps(prose(kind))}, "name": "', 1) if '"name": "' in first else first
+        first = (
+            first.replace('"name": "', f'"name": {json.dumps(prose(kind))}, "name": "', 1)
+            if '"name": "' in first
+            else first
+        )
     lines[0] = first.replace('"name": "', '"name":"', 0)
     target.write_text("\n".join(lines) + "\n")
 
@@ -98,13 +105,17 @@ def _proto_rows() -> dict[str, Callable[[object, list, str, int], None]]:
 
     return {
         "proto span name": lambda doc, span, kind, n: setattr(span, "name", prose(kind)),
-        "proto trace_state": lambda doc, span, kind, n: setattr(span, "trace_state", f"vendor={VALUES[kind]}"),
+        "proto trace_state": lambda doc, span, kind,
+        n: setattr(span, "trace_state", f"vendor={VALUES[kind]}"),
         "proto unknown field": lambda doc, span, kind, n: unknown(span, kind, n),
         "proto bytes_value": lambda doc, span, kind, n: span.attributes.append(
             key_value("note", bytes_value=prose(kind).encode())),
-        "proto attribute key": lambda doc, span, kind, n: span.attributes.append(key_value(VALUES[kind], string_value="x")),
-        "proto event name": lambda doc, span, kind, n: span.events.add(time_unix_nano=span.start_time_unix_nano, name=prose(kind)),
-        "proto resource attribute": lambda doc, span, kind, n: doc.resource_spans[0].resource.attributes.append(
+        "proto attribute key": lambda doc, span, kind,
+        n: span.attributes.append(key_value(VALUES[kind], string_value="x")),
+        "proto event name": lambda doc, span, kind,
+        n: span.events.add(time_unix_nano=span.start_time_unix_nano, name=prose(kind)),
+        "proto resource attribute": lambda doc, span, kind,
+        n: doc.resource_spans[0].resource.attributes.append(
             key_value(f"user.id{n}", string_value=VALUES[kind])),
     }
 
@@ -127,15 +138,19 @@ def _jaeger_rows() -> dict[str, Callable[[dict, str, int], None]]:
     return {
         "jaeger operationName": lambda span, kind, n: span.update(operationName=prose(kind)),
         "jaeger log event": lambda span, kind, n: span.setdefault("logs", []).append(
-            {"timestamp": span["startTime"], "fields": [{"key": "event", "type": "string", "value": prose(kind)}]}),
-        "jaeger binary tag": lambda span, kind, n: tag(span, "note", "binary", base64.b64encode(prose(kind).encode()).decode()),
+            {"timestamp": span["startTime"], "fields": [{"key": "event", "type": "string",
+                                                         "value": prose(kind)}]}),
+        "jaeger binary tag": lambda span, kind,
+        n: tag(span, "note", "binary", base64.b64encode(prose(kind).encode()).decode()),
         "jaeger object tag": lambda span, kind, n: tag(span, "note", "string", {"owner": VALUES[kind]}),
         "jaeger warnings": lambda span, kind, n: span.update(warnings=[prose(kind)]),
-        "jaeger w3c.tracestate": lambda span, kind, n: tag(span, "w3c.tracestate", "string", f"vendor={VALUES[kind]}"),
+        "jaeger w3c.tracestate": lambda span, kind,
+        n: tag(span, "w3c.tracestate", "string", f"vendor={VALUES[kind]}"),
     }
 
 
-def _write_jaeger(target: Path, plant: Callable[[dict, str, int], None] | None, numbers: bool = False) -> None:
+def _write_jaeger(target: Path, plant: Callable[[dict, str, int], None] | None,
+                  numbers: bool = False) -> None:
     doc = json.loads((TRACES / "adk2.jaeger.json").read_text())
     spans = doc["data"][0]["spans"]
     if numbers:

@@ -35,7 +35,8 @@ SPLITS = {
                                     ("greg.hallman",)),
     "name: first | surname": ("name", "Ticket opened by Gregory", "Hallman today.", ("Gregory", "Hallman")),
     "card in two parts": ("card", "The card is 4111 1111", "1111 1111 on file.", ("4111 1111", "1111 1111")),
-    "phone cut inside its number": ("phone", "Call me on (415) 555-", "0134 after five.", ("415) 555-", "0134 after")),
+    "phone cut inside its number": ("phone", "Call me on (415) 555-", "0134 after five.",
+                                    ("415) 555-", "0134 after")),
 }
 
 
@@ -138,11 +139,15 @@ def test_scrub_removes_a_value_split_across_parts(planted, scrubbed, fixture: st
 
 
 @pytest.mark.parametrize(("fixture", "row"), CASES)
-def test_traces_json_and_draft_remove_a_value_split_across_parts(planted, engine, fixture: str, row: str) -> None:
+def test_traces_json_and_draft_remove_a_value_split_across_parts(
+    planted, engine, fixture: str, row: str
+) -> None:
     path = planted[(fixture, row)]
     plain = list_traces([path])
     _, first, second, _ = SPLITS[row]
-    assert any(first in (turn.user_input or "") for trace in plain.traces for turn in trace.turns), "not planted"
+    assert any(first in (turn.user_input or "") for trace in plain.traces for turn in trace.turns), (
+        "not planted"
+    )
     listing = list_traces([path], scrub=lambda trace: scrub_trace(trace, engine)[0])
     _check(json.dumps(listing.model_dump(mode="json"), ensure_ascii=False), row)
     for before, after in zip(plain.traces, listing.traces, strict=True):

@@ -15,11 +15,13 @@ from tests.hostile.planting import VALUES, leaked
 
 ROWS = {
     "a result shaped like a schema node": {"type": "object", "title": VALUES["name"],
-                                           "description": f"SSN {VALUES['ssn']}, {VALUES['email']}, card {VALUES['card']}"},
+                                           "description": f"SSN {VALUES['ssn']}, {VALUES['email']}, card "
+                                                          f"{VALUES['card']}"},
     "a response key beside personal keys": {"response": "ok", "ssn": "512447723", "phone": "4155550134",
                                             "email": VALUES["email"], "name": VALUES["name"]},
     "personal keys under an exempt parent": {"document": {"ssn": "512447723", "phone": "4155550134",
-                                                          "card_number": "4111111111111111", "email": VALUES["email"]}},
+                                                          "card_number": "4111111111111111",
+                                                          "email": VALUES["email"]}},
     "a name shaped like an identifier": {"employee": {"name": "gregory_hallman", "id": 7}},
     "a name as a JSON object key": {"balances": {VALUES["name"]: {"pto_hours": 62.5}}},
     "an e-mail as a JSON object key": {VALUES["email"]: {"pto_hours": 62.5}},
@@ -45,7 +47,8 @@ def test_no_exemption_lets_a_value_through(engine, row: str, shape: str) -> None
 
 
 def test_a_schema_in_a_tool_declaration_keeps_its_labels(engine) -> None:
-    declaration = {"tools": [{"function_declarations": [{"name": "get_employee_context", "description": "Look up",
+    declaration = {"tools": [{"function_declarations": [{"name": "get_employee_context",
+                                                         "description": "Look up",
                    "parameters": {"type": "OBJECT", "properties": {"employee_id": {"type": "STRING",
                                   "title": "Employee Id", "description": "Employee Id"}}}}]}]}
     for text in (json.dumps(declaration), json.dumps({**declaration, "padding": ["x" * 50] * 30})):

@@ -40,7 +40,8 @@ def _truncated(name: str) -> bytes:
 
 
 BAD_INPUTS: dict[str, tuple[bytes, str]] = {
-    "spans-a-string": (_with(lambda d: d["resourceSpans"][0]["scopeSpans"][0].update(spans="oops")), "not a list"),
+    "spans-a-string": (_with(lambda d: d["resourceSpans"][0]["scopeSpans"][0].update(spans="oops")),
+                       "not a list"),
     "span-a-list": (_with(lambda d: _spans(d).__setitem__(0, ["x"])), "not an object"),
     "resource-a-number": (_with(lambda d: d["resourceSpans"].__setitem__(0, 5)), "not an object"),
     "events-not-objects": (_with(lambda d: _spans(d)[0].update(events=["e", 3])), "not an object"),
@@ -67,7 +68,8 @@ def _run(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, list[str]]:
 
 
 @pytest.mark.parametrize("defect", sorted(BAD_INPUTS))
-def test_every_command_gives_exit_2_and_one_line(defect: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_every_command_gives_exit_2_and_one_line(defect: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture) -> None:
     data, expected = BAD_INPUTS[defect]
     export = tmp_path / f"{defect}.jsonl"
     export.write_bytes(data)
@@ -111,7 +113,8 @@ def test_a_record_that_cannot_be_read_is_not_blamed_on_content_capture(
     code, err = _run(capsys, "draft", str(broken), "--trace", TRACE_ID, "--by", "sme")
     assert code == 2 and len(err) == 1
     assert "content capture" not in err[0] and "could not be read" in err[0]
-    code, err = _run(capsys, "draft", str(TRACES / "adk2-nocontent.otlp.jsonl"), "--trace", "1b6a", "--by", "sme")
+    code, err = _run(capsys, "draft", str(TRACES / "adk2-nocontent.otlp.jsonl"), "--trace", "1b6a", "--by",
+                     "sme")
     assert code == 2 and "content capture off" in err[0]
 
 
@@ -130,7 +133,8 @@ BAD_POLICIES = {
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("defect", sorted(BAD_POLICIES))
-def test_a_bad_policy_is_one_line_for_every_command(defect: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_a_bad_policy_is_one_line_for_every_command(defect: str, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture) -> None:
     text, expected = BAD_POLICIES[defect]
     policy = tmp_path / "policy.yaml"
     if text is None:
@@ -149,8 +153,11 @@ def test_a_bad_policy_is_one_line_for_every_command(defect: str, tmp_path: Path,
 
 
 @pytest.mark.timeout(60)
-def test_a_case_file_alias_bomb_is_refused_not_expanded(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_a_case_file_alias_bomb_is_refused_not_expanded(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture) -> None:
     case = tmp_path / "hr.bomb_001.yaml"
-    case.write_text("format: portable-v1\nid: hr.bomb_001\ntitle: t\ninput: i\n" + LAUGHS + "metadata: {x: *h}\n")
+    case.write_text(
+        "format: portable-v1\nid: hr.bomb_001\ntitle: t\ninput: i\n" + LAUGHS + "metadata: {x: *h}\n"
+    )
     code, lines = _run(capsys, "validate", str(case))
     assert code == 2 and any("aliases" in line for line in lines)

@@ -14,7 +14,9 @@ SOURCE = TRACES / "adk2.otlp.jsonl"
 TRACE_ID = "6ba1f49a4e0b98a257a16cb62edefd94"
 
 
-def _promote(*args: str, limit_kb: int | None = None, memory_mb: int | None = None) -> subprocess.CompletedProcess:
+def _promote(
+    *args: str, limit_kb: int | None = None, memory_mb: int | None = None
+) -> subprocess.CompletedProcess:
     def limits() -> None:
         if limit_kb is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_kb << 10, limit_kb << 10))

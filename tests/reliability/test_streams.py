@@ -18,7 +18,8 @@ import pytest
 from promote.ingest import open_export
 from tests.conftest import ROOT, TRACES, run_cli
 
-FILES = sorted(p.name for p in TRACES.iterdir() if p.is_file() and p.name not in ("README.md", "expected.json"))
+FILES = sorted(p.name for p in TRACES.iterdir() if p.is_file()
+               and p.name not in ("README.md", "expected.json"))
 
 
 def _spans(source: str) -> list[tuple]:
@@ -26,7 +27,8 @@ def _spans(source: str) -> list[tuple]:
     found = []
     for record in export.records():
         if hasattr(record, "doc"):
-            found.extend((s.trace_id, s.span_id, s.name, s.start_ns, len(s.attributes)) for s in export.spans(record))
+            found.extend((s.trace_id, s.span_id, s.name, s.start_ns, len(s.attributes))
+                         for s in export.spans(record))
     return found
 
 
@@ -55,18 +57,22 @@ def _pipe_run(args: list[str], data: bytes, tmp_path: Path) -> subprocess.Comple
     os.mkfifo(fifo)
     writer = _feed_fifo(fifo, data)
     argv = [str(fifo) if arg == "@in" else arg for arg in args]
-    done = subprocess.run([sys.executable, "-m", "promote.cli", *argv], capture_output=True, cwd=ROOT, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "promote.cli", *argv], capture_output=True, cwd=ROOT,
+                          timeout=300)
     writer.join(timeout=10)
     return done
 
 
-@pytest.mark.parametrize("name", ["adk2.otlp.jsonl", "adk2.otlp.pb", "adk2.jaeger.json", "adk2.otlp.jsonl.gz"])
+@pytest.mark.parametrize("name", ["adk2.otlp.jsonl", "adk2.otlp.pb", "adk2.jaeger.json",
+                                  "adk2.otlp.jsonl.gz"])
 def test_traces_through_a_fifo_lists_what_the_file_lists(name: str, tmp_path: Path) -> None:
     data = (TRACES / name).read_bytes()
     from_file = run_cli("traces", "--json", "--no-scrub", str(TRACES / name))
     through_fifo = _pipe_run(["traces", "--json", "--no-scrub", "@in"], data, tmp_path)
     through_stdin = run_cli("traces", "--json", "--no-scrub", "-", stdin=data)
-    assert from_file.returncode == through_fifo.returncode == through_stdin.returncode == 0, through_fifo.stderr
+    assert from_file.returncode == through_fifo.returncode == through_stdin.returncode == 0, (
+        through_fifo.stderr
+    )
     expected = json.loads(from_file.stdout)["traces"]
     assert json.loads(through_fifo.stdout)["traces"] == expected
     assert json.loads(through_stdin.stdout)["traces"] == expected
@@ -75,7 +81,10 @@ def test_traces_through_a_fifo_lists_what_the_file_lists(name: str, tmp_path: Pa
 def test_scrub_through_a_fifo_writes_every_record(tmp_path: Path) -> None:
     data = (TRACES / "adk2.otlp.jsonl").read_bytes()
     out_file, out_fifo = tmp_path / "file.jsonl", tmp_path / "fifo.jsonl"
-    assert run_cli("scrub", str(TRACES / "adk2.otlp.jsonl"), "-o", str(out_file), "--workers", "1").returncode == 0
+    assert (
+        run_cli("scrub", str(TRACES / "adk2.otlp.jsonl"), "-o", str(out_file), "--workers", "1").returncode
+        == 0
+    )
     done = _pipe_run(["scrub", "@in", "-o", str(out_fifo), "--workers", "1"], data, tmp_path)
     assert done.returncode == 0, done.stderr
     assert out_fifo.read_bytes() == out_file.read_bytes()
@@ -83,7 +92,9 @@ def test_scrub_through_a_fifo_writes_every_record(tmp_path: Path) -> None:
 
 def test_draft_reads_stdin(tmp_path: Path) -> None:
     data = (TRACES / "adk2.otlp.jsonl").read_bytes()
-    trace = json.loads(run_cli("traces", "--json", str(TRACES / "adk2.otlp.jsonl")).stdout)["traces"][0]["trace_id"]
+    trace = json.loads(run_cli("traces", "--json", str(TRACES / "adk2.otlp.jsonl")).stdout)["traces"][0][
+        "trace_id"
+    ]
     done = run_cli("draft", "-", "--trace", trace, "--by", "sme", stdin=data)
     assert done.returncode == 0, done.stderr
     assert b"format: portable-v1" in done.stdout

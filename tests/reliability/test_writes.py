@@ -53,7 +53,8 @@ def test_scrub_refuses_its_input_as_output_or_report_however_spelled(tmp_path: P
 
 def test_report_path_problems_are_found_before_any_output_is_written(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
-    line = _one_line_error(run_cli("scrub", str(SOURCE), "-o", str(out), "--report", str(tmp_path / "no" / "r.json")))
+    line = _one_line_error(run_cli("scrub", str(SOURCE), "-o", str(out), "--report",
+                                   str(tmp_path / "no" / "r.json")))
     assert "does not exist" in line
     line = _one_line_error(run_cli("scrub", str(SOURCE), "-o", str(out), "--report", str(tmp_path)))
     assert "is a folder" in line
@@ -83,7 +84,8 @@ def test_scrub_output_keeps_the_mode_of_the_file_it_replaces(tmp_path: Path) -> 
     out = tmp_path / "out.jsonl"
     out.write_text("old")
     out.chmod(0o640)
-    assert run_cli("scrub", str(SOURCE), "-o", str(out), "--workers", "1", "--force").returncode == 0  # it replaces a file: --force
+    # it replaces a file: --force
+    assert run_cli("scrub", str(SOURCE), "-o", str(out), "--workers", "1", "--force").returncode == 0
     assert stat.S_IMODE(out.stat().st_mode) == 0o640
 
 
@@ -101,7 +103,8 @@ def test_a_read_only_output_folder_is_one_line_not_exit_3(tmp_path: Path) -> Non
     if os.geteuid() == 0:
         # root ignores permission bits: make the write fail the way a full or protected disk does
         done = subprocess.run(
-            f"ulimit -f 1; exec {sys.executable} -m promote.cli scrub {SOURCE} -o {tmp_path / 'out.jsonl'} --workers 1",
+            f"ulimit -f 1; exec {sys.executable} -m promote.cli scrub {SOURCE} -o "
+            f"{tmp_path / 'out.jsonl'} --workers 1",
             shell=True, capture_output=True, cwd=ROOT, timeout=120,
         )
     else:
@@ -167,7 +170,8 @@ def test_a_worker_that_dies_fails_the_run_instead_of_hanging(tmp_path: Path) -> 
         "    os.kill(os.getpid(), signal.SIGKILL)\n"
         "w._work = dying\n"
         "from promote.cli.main import main\n"
-        f"sys.exit(main(['scrub', {str(SOURCE)!r}, '-o', {str(tmp_path / 'out.jsonl')!r}, '--workers', '2']))\n"
+        f"sys.exit(main(['scrub', {str(SOURCE)!r}, '-o', {str(tmp_path / 'out.jsonl')!r}, "
+        "'--workers', '2']))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT, timeout=180)
     line = _one_line_error(done)
@@ -176,14 +180,17 @@ def test_a_worker_that_dies_fails_the_run_instead_of_hanging(tmp_path: Path) -> 
 
 
 def test_workers_and_block_size_are_capped_and_the_cap_is_said(tmp_path: Path) -> None:
-    done = run_cli("scrub", str(SOURCE), "-o", str(tmp_path / "o.jsonl"), "--workers", "64", "--block-mb", "100000")
+    done = run_cli("scrub", str(SOURCE), "-o", str(tmp_path / "o.jsonl"), "--workers", "64", "--block-mb",
+                   "100000")
     assert done.returncode == 0, done.stderr
     assert b"--workers 64 capped to" in done.stderr
     assert b"--block-mb 100000 capped to 64" in done.stderr
 
 
 @pytest.mark.parametrize("command", ["traces", "scrub"])
-def test_an_endless_line_is_skipped_with_its_line_number_not_held_in_memory(command: str, tmp_path: Path) -> None:
+def test_an_endless_line_is_skipped_with_its_line_number_not_held_in_memory(
+    command: str, tmp_path: Path
+) -> None:
     """A gzip bomb is one endless line: memory must not follow it (here 200 MiB of a line, streamed)."""
     import gzip
 
@@ -197,8 +204,11 @@ def test_an_endless_line_is_skipped_with_its_line_number_not_held_in_memory(comm
             out.write(chunk)
         out.write(b'"}\n')
         out.write(first)
-    args = ["traces", "--json", str(bomb)] if command == "traces" else ["scrub", str(bomb), "-o",
-                                                                       str(tmp_path / "o.jsonl.gz"), "--workers", "1"]
+    args = (
+        ["traces", "--json", str(bomb)]
+        if command == "traces"
+        else ["scrub", str(bomb), "-o", str(tmp_path / "o.jsonl.gz"), "--workers", "1"]
+    )
     done = subprocess.run(
         f"ulimit -v {3 << 20}; exec {sys.executable} -m promote.cli " + " ".join(args),
         shell=True, capture_output=True, cwd=ROOT, timeout=300,
@@ -210,7 +220,8 @@ def test_an_endless_line_is_skipped_with_its_line_number_not_held_in_memory(comm
 
 
 def _resume_run(tmp_path: Path, inputs: list[Path], out: Path, *extra: str) -> bytes:
-    done = run_cli("scrub", *map(str, inputs), "-o", str(out), "--workers", "1", "--resume", *extra, cwd=tmp_path)
+    done = run_cli("scrub", *map(str, inputs), "-o", str(out), "--workers", "1", "--resume", *extra,
+                   cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     return done.stderr
 
@@ -249,7 +260,8 @@ def test_kill_9_mid_scrub_keeps_the_old_output_and_the_next_run_cleans_up(tmp_pa
     out = tmp_path / "out.jsonl"
     out.write_bytes(b"the previous output\n")
     process = subprocess.Popen([sys.executable, "-m", "promote.cli", "scrub", str(big), "-o", str(out),
-                                "--workers", "1", "--window", "5", "--force"], cwd=ROOT, stderr=subprocess.DEVNULL)
+                                "--workers", "1", "--window", "5", "--force"], cwd=ROOT,
+                               stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob(".out.jsonl.*.partial")) and time.monotonic() < deadline:
         time.sleep(0.05)

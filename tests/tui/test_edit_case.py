@@ -48,8 +48,10 @@ async def edit_title(eval_repo, path, before: bytes) -> None:
     changed = [line for line in difflib.unified_diff(before.decode().splitlines(), after.splitlines(), n=0)
                if line[:1] in "+-" and not line.startswith(("+++", "---"))]
     assert changed == [
-        "-revision: 7                          # bumped whenever the case's content changes (\"v7\" in the seeds)",
-        "+revision: 8                          # bumped whenever the case's content changes (\"v7\" in the seeds)",
+        ("-revision: 7                          # bumped whenever the case's content changes "
+         "(\"v7\" in the seeds)"),
+        ("+revision: 8                          # bumped whenever the case's content changes "
+         "(\"v7\" in the seeds)"),
         "-title: PTO carryover policy with at-risk balance",
         "+title: PTO carryover policy with at-risk balance (CA)",
     ]

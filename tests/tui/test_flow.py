@@ -80,7 +80,8 @@ async def promote_the_carryover_turn(eval_repo, planted):
         # Entities: map the production user to the catalog's sandbox employee.
         await pilot.press("f6", "f6")
         screen.query_one("#entity-handle").focus()
-        await pilot.press("enter", "down", "enter")  # the draft's unresolved user -> the catalog's first handle
+        # the draft's unresolved user -> the catalog's first handle
+        await pilot.press("enter", "down", "enter")
         await pilot.pause()
         assert screen.session.case.entities[0].handle == CARRYOVER_HANDLE
         await pilot.press("ctrl+s")

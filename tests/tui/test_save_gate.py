@@ -9,7 +9,9 @@ from tests.tui.conftest import make_promote_app, settle
 from tui.widgets.problems_panel import ProblemsPanel
 
 
-def test_a_planted_value_typed_into_the_expected_output_is_refused(eval_repo, carryover_trace, expected_traces):
+def test_a_planted_value_typed_into_the_expected_output_is_refused(
+    eval_repo, carryover_trace, expected_traces
+):
     done, _ = carryover_trace
     planted = [item["value"] for item in expected_traces["planted_pii"]]
     held = [value for value in planted if done.fingerprints.found_in(value)]

@@ -2,7 +2,9 @@
 
 The browser runs on the real loader child; the promote screen and its modals open straight on the
 carryover draft (scrubbed once per run, `carryover_trace`), so no test waits for a child to load spaCy.
-Update after looking at the report: `.venv/bin/python -m pytest tests/tui/test_snapshots.py --snapshot-update`.
+Update after looking at the report:
+
+    .venv/bin/python -m pytest tests/tui/test_snapshots.py --snapshot-update
 """
 
 from __future__ import annotations

@@ -44,7 +44,8 @@ class BrowserScreen(Screen):
         Binding("escape", "focus_table", "Table", show=False, tooltip="Back to the table of turns"),
     ]
 
-    def __init__(self, exports: list[Path], repo: seams.EvalRepo | None, loader: Loader | None = None) -> None:
+    def __init__(self, exports: list[Path], repo: seams.EvalRepo | None,
+                 loader: Loader | None = None) -> None:
         super().__init__()
         self.exports = exports
         self.repo = repo

@@ -68,7 +68,8 @@ class PromoteScreen(Screen):
         case, drafted = session.case, session.drafted or session.case
         turn = session.turn
         trace_calls = [
-            ExpectedToolCall(name=call.name, args=(call.args or None) if isinstance(call.args, dict) else None)
+            ExpectedToolCall(name=call.name, args=(call.args or None) if isinstance(call.args, dict)
+                             else None)
             for call in (turn.tool_calls if turn else [])
         ]
         yield Header(show_clock=False)

@@ -34,7 +34,8 @@ class LoadProgress(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        line = Text(self.text, style="dim" if self.fraction is None else "", no_wrap=True, overflow="ellipsis")
+        line = Text(self.text, style="dim" if self.fraction is None else "", no_wrap=True,
+                    overflow="ellipsis")
         if self.fraction is not None:
             done = round(self.fraction * BAR)
             line.append("  ")

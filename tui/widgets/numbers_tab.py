@@ -122,7 +122,8 @@ class NumbersTab(VerticalScroll):
 
     def action_add(self) -> None:
         number = len(self.entries) + 1
-        self.entries.append([NumericFigure(name=f"figure_{number}", value=0, oracle="unassigned", tolerance=0),
+        self.entries.append([NumericFigure(name=f"figure_{number}", value=0, oracle="unassigned",
+                                           tolerance=0),
                              True])
         self._refresh_table(len(self.entries) - 1)
         self._emit()

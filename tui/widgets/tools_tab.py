@@ -44,7 +44,8 @@ class ToolsTab(VerticalScroll):
 
     def _options(self) -> list[Option]:
         return [Option(Text.assemble(("✓ " if included else "· ", "bold green" if included else "dim"),
-                                     f"{index + 1}. {call.name}", ("" if included else "  (excluded)", "dim")),
+                                     f"{index + 1}. {call.name}",
+                                     ("" if included else "  (excluded)", "dim")),
                        id=str(index))
                 for index, (call, included) in enumerate(self.entries)]
 

@@ -70,7 +70,8 @@ class TurnTable(ScrollView, can_focus=True):
     TurnTable > .turn-table--even { background: $surface-lighten-1; }
     TurnTable > .turn-table--pending { color: $text-muted; text-style: italic; }
     """
-    COMPONENT_CLASSES = {"turn-table--header", "turn-table--cursor", "turn-table--even", "turn-table--pending"}
+    COMPONENT_CLASSES = {"turn-table--header", "turn-table--cursor", "turn-table--even",
+                         "turn-table--pending"}
     BINDINGS = [
         Binding("enter", "open", "Open", tooltip="Open the highlighted turn to promote it"),
         Binding("up", "move(-1)", "Up", show=False, tooltip="Previous turn"),

@@ -71,7 +71,8 @@ class TurnTimeline(VerticalScroll):
         title = f"tool {index + 1}: {call.name}" + ("  (failed)" if call.error else "")
         parts = [Static(Text("args", style="bold")), Static(highlighted(pretty(call.args)), classes="json")]
         if call.error:
-            parts += [Static(Text("error", style="bold red")), Static(highlighted(call.error), classes="json")]
+            parts += [Static(Text("error", style="bold red")),
+                      Static(highlighted(call.error), classes="json")]
         if call.result is not None:
             parts += [Static(Text("result", style="bold")),
                       Static(highlighted(pretty(call.result)), classes="json")]

@@ -112,7 +112,8 @@ def _chat_message(item: dict[str, Any]) -> Message | None:
     result = Message(role=_role(item.get("role")))
     if result.role == "tool":
         result.results.append(
-            FunctionResult(as_str(item.get("tool_call_id") or item.get("id")), as_str(item.get("name")), decode(content))
+            FunctionResult(as_str(item.get("tool_call_id") or item.get("id")), as_str(item.get("name")),
+                           decode(content))
         )
         return result
     if isinstance(content, str):
@@ -123,7 +124,8 @@ def _chat_message(item: dict[str, Any]) -> Message | None:
         if isinstance(call, dict):
             function = call.get("function") if isinstance(call.get("function"), dict) else call
             result.calls.append(
-                FunctionCall(as_str(call.get("id")), as_str(function.get("name")), decode(function.get("arguments")))
+                FunctionCall(as_str(call.get("id")), as_str(function.get("name")),
+                             decode(function.get("arguments")))
             )
     return result
 
@@ -179,8 +181,10 @@ def read_model(span: Span) -> ModelReading:
     if response is None:
         response = _flattened(attributes, "gen_ai.completion.")
     return ModelReading(
-        model=as_str(attributes.get("gen_ai.request.model")) or as_str(attributes.get("gen_ai.response.model")),
-        input_tokens=as_int(attributes.get("gen_ai.usage.input_tokens", attributes.get("gen_ai.usage.prompt_tokens"))),
+        model=as_str(attributes.get("gen_ai.request.model"))
+        or as_str(attributes.get("gen_ai.response.model")),
+        input_tokens=as_int(attributes.get("gen_ai.usage.input_tokens",
+                                           attributes.get("gen_ai.usage.prompt_tokens"))),
         output_tokens=as_int(
             attributes.get("gen_ai.usage.output_tokens", attributes.get("gen_ai.usage.completion_tokens"))
         ),

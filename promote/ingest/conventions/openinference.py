@@ -113,7 +113,8 @@ def read_model(span: Span) -> ModelReading:
 def read_tool(span: Span) -> ToolReading:
     if "openinference.span.kind" not in span.attributes:
         return ToolReading()
-    reading = ToolReading(name=as_str(span.attributes.get("tool.name")), call_id=as_str(span.attributes.get("tool.id")))
+    reading = ToolReading(name=as_str(span.attributes.get("tool.name")),
+                          call_id=as_str(span.attributes.get("tool.id")))
     args = _value(span, "tool.parameters")
     args = args if args is not None else _value(span, "input.value")
     if args is not None:

@@ -123,7 +123,8 @@ def norm_id(value: Any, nbytes: int) -> str | None:
             elif is_hex and len(text) < nbytes * 2:
                 text = text.rjust(nbytes * 2, "0")
             else:
-                raise ValueError(f"id {value!r} is neither {nbytes * 2} hex digits nor base64 of {nbytes} bytes")
+                raise ValueError(f"id {value!r} is neither {nbytes * 2} hex digits nor base64 "
+                                 f"of {nbytes} bytes")
         text = text.lower()
     else:
         raise ValueError(f"id {value!r} is not a string")
@@ -165,7 +166,11 @@ def get_at(root: Any, path: Path) -> Any:
     """The value at `path` (see `set_at`)."""
     target = root
     for step in path:
-        target = target[step] if isinstance(target, (dict, list)) or not isinstance(step, str) else getattr(target, step)
+        target = (
+            target[step]
+            if isinstance(target, (dict, list)) or not isinstance(step, str)
+            else getattr(target, step)
+        )
     return target
 
 
@@ -226,7 +231,11 @@ def set_at(root: Any, path: Path, value: Any) -> None:
     """Set the value at `path` (dict keys / list indices, or protobuf field names / repeated indices)."""
     target = root
     for step in path[:-1]:
-        target = target[step] if isinstance(target, (dict, list)) or not isinstance(step, str) else getattr(target, step)
+        target = (
+            target[step]
+            if isinstance(target, (dict, list)) or not isinstance(step, str)
+            else getattr(target, step)
+        )
     last = path[-1]
     if isinstance(target, (dict, list)) or not isinstance(last, str):
         target[last] = value

@@ -94,7 +94,8 @@ class ConsoleCodec(JsonCodec):
                 yield from _object_slots(item, (name, index), (*owner, kind), _EVENT_FIELDS)
         resource = doc.get("resource")
         if isinstance(resource, dict):
-            yield from _object_slots(resource, ("resource",), (owner[0], None, None, "resource"), _RESOURCE_FIELDS)
+            yield from _object_slots(resource, ("resource",), (owner[0], None, None, "resource"),
+                                     _RESOURCE_FIELDS)
 
 
 _SPAN_FIELDS = {"context": "context", "kind": "kind", "parent_id": "parent_id", "start_time": "start_time",
@@ -105,7 +106,9 @@ _RESOURCE_FIELDS = {"attributes": "attributes", "schema_url": "schema_url"}
 _CONTEXT_FIELDS = ("trace_id", "span_id")
 
 
-def _object_slots(obj: Any, path: Path, owner: tuple, fields: dict[str, str | None]) -> Iterator[tuple[StringSlot, Path]]:
+def _object_slots(
+    obj: Any, path: Path, owner: tuple, fields: dict[str, str | None]
+) -> Iterator[tuple[StringSlot, Path]]:
     """The members of a span, event, link or resource object by what they are; unknown ones as any value."""
     if not isinstance(obj, dict):
         yield from json_slots(obj, None, path, owner)
@@ -144,7 +147,8 @@ def _object_slots(obj: Any, path: Path, owner: tuple, fields: dict[str, str | No
             if role == "unknown":
                 yield StringSlot(*owner, None, name, field="key", form="key"), here
         elif isinstance(value, str) or (isinstance(value, (int, float)) and type(value) is not bool):
-            yield StringSlot(*owner, None, value, field=role, form="text" if type(value) is str else "number"), here
+            yield StringSlot(*owner, None, value, field=role,
+                             form="text" if type(value) is str else "number"), here
         elif value is not None:
             yield from json_slots(value, name, here, owner)
 
@@ -167,8 +171,9 @@ class AdkDevCodec(JsonCodec):
                 return
             start_ns = int(doc.get("start_time") or 0)
             span = Span(
-                trace_id=trace_id, span_id=span_id, parent_span_id=norm_id(doc.get("parent_span_id"), 8), name=name,
-                start_ns=start_ns, end_ns=int(doc.get("end_time") or start_ns), attributes=_plain(doc.get("attributes")),
+                trace_id=trace_id, span_id=span_id, parent_span_id=norm_id(doc.get("parent_span_id"), 8),
+                name=name, start_ns=start_ns, end_ns=int(doc.get("end_time") or start_ns),
+                attributes=_plain(doc.get("attributes")),
                 where=where,
             )
         except (TypeError, ValueError) as error:
@@ -183,7 +188,8 @@ class AdkDevCodec(JsonCodec):
 
 
 _ADK_DEV_FIELDS = {"trace_id": "trace_id", "span_id": "span_id", "parent_span_id": "parent_span_id",
-                   "start_time": "start_time", "end_time": "end_time", "attributes": "attributes", "name": "text"}
+                   "start_time": "start_time", "end_time": "end_time", "attributes": "attributes",
+                   "name": "text"}
 
 
 def _dict_slots(values: dict, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:

@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from promote.ingest.formats.base import (JsonCodec, Path, StringSlot, decode_base64_text, json_slots, norm_id, note,
-                                         safe_id, to_int)
+from promote.ingest.formats.base import (JsonCodec, Path, StringSlot, decode_base64_text, json_slots, norm_id,
+                                         note, safe_id, to_int)
 from promote.trace_model import Skipped, Span
 
 _SPAN_FACT_TAGS = frozenset(
     {"otel.scope.name", "otel.scope.version", "otel.library.name", "otel.library.version", "span.kind",
      "otel.status_code", "otel.status_description", "internal.span.format", "w3c.tracestate"}
 )
-_KINDS = {"internal": "INTERNAL", "server": "SERVER", "client": "CLIENT", "producer": "PRODUCER", "consumer": "CONSUMER"}
+_KINDS = {"internal": "INTERNAL", "server": "SERVER", "client": "CLIENT", "producer": "PRODUCER",
+          "consumer": "CONSUMER"}
 
 
 def tag_value(tag: dict) -> Any:
@@ -56,7 +57,9 @@ class JaegerCodec(JsonCodec):
                 if converted is not None:
                     yield converted
 
-    def _span(self, span: Any, trace: dict, processes: dict, where: str, skipped: list[Skipped] | None) -> Span | None:
+    def _span(
+        self, span: Any, trace: dict, processes: dict, where: str, skipped: list[Skipped] | None
+    ) -> Span | None:
         if not isinstance(span, dict):
             note(skipped, where, "a Jaeger span that is not a JSON object")
             return None
@@ -65,7 +68,8 @@ class JaegerCodec(JsonCodec):
             trace_id = norm_id(span.get("traceID") or trace.get("traceID"), 16)
             span_id = norm_id(span.get("spanID"), 8)
             parent_id = next(
-                (norm_id(ref.get("spanID"), 8) for ref in span.get("references") or () if ref.get("refType") == "CHILD_OF"),
+                (norm_id(ref.get("spanID"), 8) for ref in span.get("references") or ()
+                 if ref.get("refType") == "CHILD_OF"),
                 None,
             ) or norm_id(span.get("parentSpanID"), 8)
         except (ValueError, AttributeError) as error:
@@ -78,7 +82,8 @@ class JaegerCodec(JsonCodec):
         if not isinstance(process, dict):
             process = processes.get(span.get("processID"))
         if not isinstance(process, dict):
-            note(skipped, where, f"span {name!r} ({span_id}) names process {span.get('processID')!r}, which the "
+            note(skipped, where,
+                 f"span {name!r} ({span_id}) names process {span.get('processID')!r}, which the "
                  "file does not list; read with service unknown")
             process = {}
         try:
@@ -128,7 +133,10 @@ class JaegerCodec(JsonCodec):
             processes = trace.get("processes")
             if isinstance(processes, dict):
                 for pid, process in processes.items():
-                    yield StringSlot(*trace_owner, None, pid, field="processID", form="key"), (*trace_path, "processes", pid)
+                    yield (
+                        StringSlot(*trace_owner, None, pid, field="processID", form="key"),
+                        (*trace_path, "processes", pid),
+                    )
                     yield from _process_slots(process, (*trace_path, "processes", pid), trace_owner)
             elif processes is not None:
                 yield from json_slots(processes, None, (*trace_path, "processes"), trace_owner)
@@ -138,9 +146,12 @@ class JaegerCodec(JsonCodec):
                 if not isinstance(span, dict):
                     yield from json_slots(span, None, path, trace_owner)
                     continue
-                owner = (safe_id(span.get("traceID"), 16) or trace_id, safe_id(span.get("spanID"), 8), span.get("operationName"))
+                owner = (safe_id(span.get("traceID"), 16) or trace_id, safe_id(span.get("spanID"), 8),
+                         span.get("operationName"))
                 span_owner = (*owner, "span")
-                yield from _unknown(span, (*_SPAN_FIELDS, "operationName", "references", "tags", "logs", "process"), path, span_owner)
+                yield from _unknown(span,
+                                    (*_SPAN_FIELDS, "operationName", "references", "tags", "logs", "process"),
+                                    path, span_owner)
                 yield from _fields(span, _SPAN_FIELDS, path, span_owner)
                 if "operationName" in span:
                     yield from json_slots(span["operationName"], None, (*path, "operationName"), span_owner)
@@ -154,7 +165,8 @@ class JaegerCodec(JsonCodec):
                         yield from json_slots(ref, None, ref_path, span_owner)
                 yield from _tag_slots(span.get("tags"), (*path, "tags"), owner, "span")
                 if "process" in span:
-                    yield from _process_slots(span["process"], (*path, "process"), owner[:1] + (None, None, "resource"))
+                    yield from _process_slots(span["process"], (*path, "process"),
+                                              owner[:1] + (None, None, "resource"))
                 logs = span.get("logs")
                 for log_index, log in enumerate(logs if isinstance(logs, list) else ()):
                     log_path = (*path, "logs", log_index)
@@ -175,12 +187,17 @@ def _fields(obj: dict, names: tuple[str, ...], path: Path, owner: tuple) -> Iter
     for name in names:
         value = obj.get(name)
         if isinstance(value, (str, int, float)) and type(value) is not bool:
-            yield StringSlot(*owner, None, value, field=name, form="text" if type(value) is str else "number"), (*path, name)
+            yield (
+                StringSlot(*owner, None, value, field=name, form="text" if type(value) is str else "number"),
+                (*path, name),
+            )
         elif value is not None and type(value) is not bool:
             yield from json_slots(value, name, (*path, name), owner)
 
 
-def _unknown(obj: dict, known: tuple[str, ...], path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+def _unknown(
+    obj: dict, known: tuple[str, ...], path: Path, owner: tuple
+) -> Iterator[tuple[StringSlot, Path]]:
     for name, value in obj.items():
         if name not in known:
             yield from json_slots(value, name, (*path, name), owner)

@@ -103,7 +103,8 @@ class LangfuseCodec(JsonCodec):
         if trace.get("name"):
             attributes["langfuse.trace.name"] = str(trace["name"])
         name = f"{TRACE_SPAN_NAME} {trace.get('name') or ''}".strip()
-        return Span(trace_id=trace_id, span_id=root_id, name=name, start_ns=start, end_ns=max([start, *times]), attributes=attributes, where=where)
+        return Span(trace_id=trace_id, span_id=root_id, name=name, start_ns=start,
+                    end_ns=max([start, *times]), attributes=attributes, where=where)
 
     def _span(self, item: dict, trace: dict, trace_id: str, root_id: str | None, where: str) -> Span | None:
         span_id = hex_id(item.get("id"), 8)

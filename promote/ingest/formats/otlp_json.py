@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from promote.ingest.formats.base import (JsonCodec, Path, StringSlot, decode_base64_text, json_slots, norm_id, note,
-                                         safe_id, to_int)
+from promote.ingest.formats.base import (JsonCodec, Path, StringSlot, decode_base64_text, json_slots, norm_id,
+                                         note, safe_id, to_int)
 from promote.trace_model import Skipped, Span
 
 _REQUEST_KEYS = ("resourceSpans", "resource_spans", "batches")
-_SCOPE_SPANS_KEYS = ("scopeSpans", "scope_spans", "instrumentationLibrarySpans", "instrumentation_library_spans")
+_SCOPE_SPANS_KEYS = ("scopeSpans", "scope_spans", "instrumentationLibrarySpans",
+                     "instrumentation_library_spans")
 _SCOPE_KEYS = ("scope", "instrumentationLibrary", "instrumentation_library")
 
 KINDS = ("UNSPECIFIED", "INTERNAL", "SERVER", "CLIENT", "PRODUCER", "CONSUMER")
@@ -140,7 +141,8 @@ def shape_problem(doc: dict) -> str | None:
         scopes_key, scopes = _first(block, _SCOPE_SPANS_KEYS)
         if problem := _list_problem(scopes, f"{key}[{b}].{scopes_key}"):
             return problem
-        if resource and (problem := _list_problem(resource.get("attributes"), f"{key}[{b}].resource.attributes")):
+        if resource and (problem := _list_problem(resource.get("attributes"),
+                                                  f"{key}[{b}].resource.attributes")):
             return problem
         for s, scope_spans in enumerate(scopes or ()):
             if problem := _spans_problem(scope_spans.get("spans"), f"{key}[{b}].{scopes_key}[{s}].spans"):
@@ -182,7 +184,9 @@ class OtlpJsonCodec(JsonCodec):
                     if converted is not None:
                         yield converted
 
-    def _span(self, span: Any, where: str, skipped: list[Skipped] | None, resource: dict, scope: dict) -> Span | None:
+    def _span(
+        self, span: Any, where: str, skipped: list[Skipped] | None, resource: dict, scope: dict
+    ) -> Span | None:
         if not isinstance(span, dict):
             note(skipped, where, "a span that is not a JSON object")
             return None
@@ -291,7 +295,12 @@ def _fields(obj: dict, names: tuple[str, ...], path: Path, owner: tuple) -> Iter
         value = obj.get(name)
         if value is not None and type(value) is not bool:
             if isinstance(value, (str, int, float)):
-                yield StringSlot(*owner, None, value, field=name, form="number" if type(value) is not str else "text"), (*path, name)
+                yield (
+                    StringSlot(
+                        *owner, None, value, field=name, form="number" if type(value) is not str else "text"
+                    ),
+                    (*path, name),
+                )
             else:
                 yield from json_slots(value, name, (*path, name), owner)
 
@@ -302,7 +311,9 @@ def _texts(obj: dict, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Pa
             yield from json_slots(obj[name], None, (*path, name), owner)
 
 
-def _unknown(obj: dict, known: tuple[Any, ...], path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+def _unknown(
+    obj: dict, known: tuple[Any, ...], path: Path, owner: tuple
+) -> Iterator[tuple[StringSlot, Path]]:
     """Fields the format does not define, with their keys: scrubbed like any value."""
     for name, value in obj.items():
         if name not in known:
@@ -310,14 +321,18 @@ def _unknown(obj: dict, known: tuple[Any, ...], path: Path, owner: tuple) -> Ite
             yield StringSlot(*owner, None, name, field="key", form="key"), (*path, name)
 
 
-def _attributes_of(obj: dict, path: Path, owner: tuple, known: tuple[str, ...] = ()) -> Iterator[tuple[StringSlot, Path]]:
+def _attributes_of(
+    obj: dict, path: Path, owner: tuple, known: tuple[str, ...] = ()
+) -> Iterator[tuple[StringSlot, Path]]:
     """A resource's or scope's `attributes`, and the fields beside them nobody expected."""
     yield from _unknown(obj, (*known, "attributes", *_DROPPED), path, owner)
     yield from _attribute_slots(obj.get("attributes"), (*path, "attributes"), owner)
     yield from _fields(obj, _DROPPED, path, owner)
 
 
-def _scope_spans_slots(scope_spans: dict, path: Path, only_trace: str | None) -> Iterator[tuple[StringSlot, Path]]:
+def _scope_spans_slots(
+    scope_spans: dict, path: Path, only_trace: str | None
+) -> Iterator[tuple[StringSlot, Path]]:
     scope_key, scope = _first(scope_spans, _SCOPE_KEYS)
     owner = (only_trace, None, None, "scope")
     yield from _unknown(scope_spans, (scope_key, "spans", *_SCHEMA_URL), path, owner)
@@ -358,9 +373,11 @@ def _has_ids(span: dict) -> bool:
 
 
 def _span_slots(span: dict, path: Path) -> Iterator[tuple[StringSlot, Path]]:
-    owner = (safe_id(_get(span, "traceId", "trace_id"), 16), safe_id(_get(span, "spanId", "span_id"), 8), span.get("name"))
+    owner = (safe_id(_get(span, "traceId", "trace_id"), 16), safe_id(_get(span, "spanId", "span_id"), 8),
+             span.get("name"))
     span_owner = (*owner, "span")
-    yield from _unknown(span, (*_SPAN_FIELDS, *_TEXT_FIELDS, "attributes", "events", "links", "status"), path, span_owner)
+    yield from _unknown(span, (*_SPAN_FIELDS, *_TEXT_FIELDS, "attributes", "events", "links", "status"), path,
+                        span_owner)
     yield from _fields(span, _SPAN_FIELDS, path, span_owner)
     yield from _texts(span, path, span_owner)
     yield from _attribute_slots(span.get("attributes"), (*path, "attributes"), span_owner)
@@ -383,7 +400,8 @@ def _span_slots(span: dict, path: Path) -> Iterator[tuple[StringSlot, Path]]:
         yield from _unknown(status, ("code", "message"), (*path, "status"), status_owner)
         yield from _fields(status, ("code",), (*path, "status"), status_owner)
         if "message" in status:
-            yield from json_slots(status["message"], "status.message", (*path, "status", "message"), status_owner)
+            yield from json_slots(status["message"], "status.message", (*path, "status", "message"),
+                                  status_owner)
     elif status is not None:
         yield from json_slots(status, "status", (*path, "status"), span_owner)
 
@@ -421,13 +439,19 @@ def _value_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tup
     for name, item in value.items():
         if name in _STRING_KEYS and isinstance(item, str):
             yield StringSlot(*owner, key, item), (*path, name)
-        elif name in _NUMBER_KEYS and (type(item) in (int, float) or (type(item) is str and item.lstrip("-").isdigit())):
+        elif name in _NUMBER_KEYS and (type(item) in (int, float)
+                                       or (type(item) is str and item.lstrip("-").isdigit())):
             yield StringSlot(*owner, key, int(item) if type(item) is str else item, form="any_number"), path
         elif name in ("boolValue", "bool_value") and type(item) is bool:
             continue
         elif name in _BYTES_KEYS and isinstance(item, str):
             yield StringSlot(*owner, key, decode_base64_text(item), form="base64"), (*path, name)
-        elif name in _ARRAY_KEYS and isinstance(item, dict) and list(item) == ["values"] and isinstance(item["values"], list):
+        elif (
+            name in _ARRAY_KEYS
+            and isinstance(item, dict)
+            and list(item) == ["values"]
+            and isinstance(item["values"], list)
+        ):
             for index, element in enumerate(item["values"]):
                 yield from _value_slots(element, f"{key}.{index}", (*path, name, "values", index), owner)
         elif name in _KVLIST_KEYS and isinstance(item, dict) and list(item) == ["values"]:
@@ -436,7 +460,9 @@ def _value_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tup
             yield from json_slots(item, key, (*path, name), owner)
 
 
-def _attribute_slots_nested(items: Any, key: str, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+def _attribute_slots_nested(
+    items: Any, key: str, path: Path, owner: tuple
+) -> Iterator[tuple[StringSlot, Path]]:
     if not isinstance(items, list):
         yield from json_slots(items, key, path, owner)
         return

@@ -69,7 +69,9 @@ class OtlpProtoCodec:
     def encode(self, doc: ExportTraceServiceRequest, like: bytes) -> bytes:
         return doc.SerializeToString()
 
-    def spans(self, doc: ExportTraceServiceRequest, where: str, skipped: list[Skipped] | None) -> Iterator[Span]:
+    def spans(
+        self, doc: ExportTraceServiceRequest, where: str, skipped: list[Skipped] | None
+    ) -> Iterator[Span]:
         for block in doc.resource_spans:
             resource = attributes(block.resource.attributes)
             for scope_spans in block.scope_spans:
@@ -83,7 +85,8 @@ class OtlpProtoCodec:
                         note(skipped, where, f"span {span.name!r}: {error}")
                         continue
                     if trace_id is None or span_id is None:
-                        note(skipped, where, f"span {span.name!r} has no {'trace id' if trace_id is None else 'span id'}")
+                        note(skipped, where,
+                             f"span {span.name!r} has no {'trace id' if trace_id is None else 'span id'}")
                         continue
                     yield Span(
                         trace_id=trace_id,
@@ -97,7 +100,8 @@ class OtlpProtoCodec:
                         status_message=span.status.message or None,
                         attributes=attributes(span.attributes),
                         events=[
-                            dict(name=event.name, time_ns=event.time_unix_nano or None, attributes=attributes(event.attributes)
+                            dict(name=event.name, time_ns=event.time_unix_nano or None,
+                                 attributes=attributes(event.attributes)
                             )
                             for event in span.events
                         ],
@@ -116,14 +120,17 @@ class OtlpProtoCodec:
             only_trace = trace_ids.pop().hex() if len(trace_ids) == 1 else None
             owner = (only_trace, None, None, "resource")
             yield from _text(block.schema_url, None, (*block_path, "schema_url"), owner, "schema_url")
-            yield from _attribute_slots(block.resource.attributes, (*block_path, "resource", "attributes"), owner)
+            yield from _attribute_slots(block.resource.attributes, (*block_path, "resource", "attributes"),
+                                        owner)
             for scope_index, scope_spans in enumerate(block.scope_spans):
                 scope_path = (*block_path, "scope_spans", scope_index)
                 owner = (only_trace, None, None, "scope")
-                yield from _text(scope_spans.schema_url, None, (*scope_path, "schema_url"), owner, "schema_url")
+                yield from _text(scope_spans.schema_url, None, (*scope_path, "schema_url"), owner,
+                                 "schema_url")
                 scope = scope_spans.scope
                 yield from _text(scope.name, "otel.scope.name", (*scope_path, "scope", "name"), owner)
-                yield from _text(scope.version, "otel.scope.version", (*scope_path, "scope", "version"), owner)
+                yield from _text(scope.version, "otel.scope.version", (*scope_path, "scope", "version"),
+                                 owner)
                 yield from _attribute_slots(scope.attributes, (*scope_path, "scope", "attributes"), owner)
                 for span_index, span in enumerate(scope_spans.spans):
                     path = (*scope_path, "spans", span_index)
@@ -132,12 +139,17 @@ class OtlpProtoCodec:
                     yield from _text(span.trace_state, None, (*path, "trace_state"), (*owner, "span"))
                     yield from _attribute_slots(span.attributes, (*path, "attributes"), (*owner, "span"))
                     for index, event in enumerate(span.events):
-                        yield from _text(event.name, None, (*path, "events", index, "name"), (*owner, "event"))
-                        yield from _attribute_slots(event.attributes, (*path, "events", index, "attributes"), (*owner, "event"))
+                        yield from _text(event.name, None, (*path, "events", index, "name"),
+                                         (*owner, "event"))
+                        yield from _attribute_slots(event.attributes, (*path, "events", index, "attributes"),
+                                                    (*owner, "event"))
                     for index, link in enumerate(span.links):
-                        yield from _text(link.trace_state, None, (*path, "links", index, "trace_state"), (*owner, "link"))
-                        yield from _attribute_slots(link.attributes, (*path, "links", index, "attributes"), (*owner, "link"))
-                    yield from _text(span.status.message, "status.message", (*path, "status", "message"), (*owner, "status"))
+                        yield from _text(link.trace_state, None, (*path, "links", index, "trace_state"),
+                                         (*owner, "link"))
+                        yield from _attribute_slots(link.attributes, (*path, "links", index, "attributes"),
+                                                    (*owner, "link"))
+                    yield from _text(span.status.message, "status.message", (*path, "status", "message"),
+                                     (*owner, "status"))
 
 
 def discard_unknown(doc: ExportTraceServiceRequest, raw: bytes) -> bool:
@@ -147,7 +159,9 @@ def discard_unknown(doc: ExportTraceServiceRequest, raw: bytes) -> bool:
     return doc.ByteSize() != len(raw)
 
 
-def _text(value: str, key: str | None, path: Path, owner: tuple, field: str | None = None) -> Iterator[tuple[StringSlot, Path]]:
+def _text(
+    value: str, key: str | None, path: Path, owner: tuple, field: str | None = None
+) -> Iterator[tuple[StringSlot, Path]]:
     if value:
         yield StringSlot(*owner, key, value, field=field), path
 
@@ -172,5 +186,6 @@ def _value_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tup
             yield from _value_slots(item, f"{key}.{index}", (*path, "array_value", "values", index), owner)
     elif which == "kvlist_value":
         for index, kv in enumerate(value.kvlist_value.values):
-            yield from _value_slots(kv.value, f"{key}.{kv.key}", (*path, "kvlist_value", "values", index, "value"), owner)
+            yield from _value_slots(kv.value, f"{key}.{kv.key}",
+                                    (*path, "kvlist_value", "values", index, "value"), owner)
             yield from _text(kv.key, None, (*path, "kvlist_value", "values", index, "key"), owner, "key")
