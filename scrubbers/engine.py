@@ -53,7 +53,8 @@ class ScrubEngine:
     redacted = REDACTED
     """What a value nothing could be made of is written as."""
 
-    def __init__(self, policy: LoadedPolicy | None = None, *, key: bytes | None = None, nlp_model: str | None = None):
+    def __init__(self, policy: LoadedPolicy | None = None, *, key: bytes | None = None,
+                 nlp_model: str | None = None):
         self.loaded_policy = policy if policy is not None else load_policy()
         self.policy = self.loaded_policy.policy
         self.model_name = nlp_model or os.environ.get("PROMOTE_SPACY_MODEL") or self.policy.spacy_model
@@ -61,7 +62,8 @@ class ScrubEngine:
         self.analyzer = Analyzer(self.policy, self.model_name)
         self.report = ScrubReport()
         """Running totals of every call (each call also hands back its own counts: see `scrub_items`)."""
-        self._counts = self.report  # the current call's counts (see `_call`); the running report between calls
+        # the current call's counts (see `_call`); the running report between calls
+        self._counts = self.report
         self._lock = threading.RLock()  # one call at a time: a UI worker and the UI may share an engine
         self.presidio_version = importlib.metadata.version("presidio-analyzer")
         self._key = key
@@ -76,7 +78,8 @@ class ScrubEngine:
         self._stopwords = frozenset(self.policy.name_part_stopwords)
         structure = self.policy.structure
         self._safe_value = regex.compile(structure.safe_values)
-        self._shapes = {field: regex.compile(structure.shapes[shape]) for field, shape in structure.fields.items()}
+        self._shapes = {field: regex.compile(structure.shapes[shape])
+                        for field, shape in structure.fields.items()}
         self._builder = PlanBuilder(self.policy, self.analyzer)
         self._joiner = Joiner(self.analyzer.key_hint)
 
@@ -114,7 +117,8 @@ class ScrubEngine:
             self._join([(ctx, key, value)], [plan], batch=False)
             return self._apply(plan, ctx, key)
 
-    def scrub_attribute(self, key: str, value: Any, ctx: ScrubContext, *, counts: ScrubReport | None = None) -> Any:
+    def scrub_attribute(self, key: str, value: Any, ctx: ScrubContext, *,
+                        counts: ScrubReport | None = None) -> Any:
         """Scrub one span attribute: safe keys pass unchanged, everything else is scrubbed (fail safe)."""
         with self._call(counts):
             if self.is_safe_attribute(key) and (type(value) is not str or self._safe_value.fullmatch(value)):
@@ -293,7 +297,8 @@ class ScrubEngine:
         if leaf.fixed_unicode:
             report.invalid_unicode += 1
         if leaf.kind == CONST:
-            setattr(report, leaf.counter or "redacted_on_error", getattr(report, leaf.counter or "redacted_on_error") + 1)
+            counter = leaf.counter or "redacted_on_error"
+            setattr(report, counter, getattr(report, counter) + 1)
             return leaf.text
         key = leaf.text if leaf.kind == PROSE else (leaf.entity or "", leaf.text)
         done = ctx.memo.get(key)
@@ -305,7 +310,8 @@ class ScrubEngine:
                 return REDACTED
             # The same text in the same trace state gives the same output and counts; any new known value
             # empties the memo. A text too long for NER is counted as skipped each time, so it is not kept.
-            if ctx.version == version and (leaf.kind == WHOLE or len(leaf.masked) <= self.policy.ner_max_chars):
+            if ctx.version == version and (
+                    leaf.kind == WHOLE or len(leaf.masked) <= self.policy.ner_max_chars):
                 ctx.memo[key] = done
         output, entities, blobs = done
         for entity in entities:

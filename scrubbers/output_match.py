@@ -17,8 +17,8 @@ _BEFORE_VALUE = frozenset("@.+-_")
 _AFTER_VALUE = frozenset("@-_")
 """Besides letters and digits, the characters that glue a value to what follows it."""
 _NOT_DIGIT = re.compile(r"\D")
-_DIGIT_CHAIN = re.compile(r"\d(?:[\s.()/-]{0,2}\d)*")
-"""Digits with at most two separators between neighbours (`512 44 7723`, `(555) 010-4477`)."""
+_LONG_CHAINS: dict[int, re.Pattern] = {}
+"""Compiled `_chains_of_at_least` patterns, by digit count."""
 
 
 class ValueMatcher:
@@ -62,16 +62,16 @@ class NumberMatcher:
 
     def __init__(self, numbers: Iterable[str]):
         self._numbers = sorted(set(numbers), key=len)
-        self._shortest = len(self._numbers[0]) if self._numbers else 0
+        self._chains = _chains_of_at_least(len(self._numbers[0]) if self._numbers else 1)
 
     def search(self, text: str) -> bool:
         """True when one of the numbers occurs in `text`."""
         if not self._numbers:
             return False
-        for chain in _DIGIT_CHAIN.finditer(text):
+        for chain in self._chains.finditer(text):
             written = chain.group()
             plain = _NOT_DIGIT.sub("", written)
-            if len(plain) < self._shortest or not any(number in plain for number in self._numbers):
+            if not any(number in plain for number in self._numbers):
                 continue
             digits = [index for index, char in enumerate(written) if char.isdigit()]
             # a match may start (end) only at a digit with a separator, not a digit, before (after) it
@@ -84,6 +84,16 @@ class NumberMatcher:
                         return True
                     position = plain.find(number, position + 1)
         return False
+
+
+def _chains_of_at_least(digits: int) -> re.Pattern:
+    """Digit chains of at least `digits` digits: digits with at most two separators between neighbours
+    (`512 44 7723`, `(555) 010-4477`). A shorter chain cannot hold a number that long, and the regex
+    engine passes over it far faster than a loop over every chain would."""
+    pattern = _LONG_CHAINS.get(digits)
+    if pattern is None:
+        pattern = _LONG_CHAINS[digits] = re.compile(rf"\d(?:[\s.()/-]{{0,2}}\d){{{max(digits, 1) - 1},}}")
+    return pattern
 
 
 def _occurs(text: str, form: str) -> bool:

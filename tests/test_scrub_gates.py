@@ -89,7 +89,8 @@ def test_the_grouped_context_step_gives_presidios_results(monkeypatch: pytest.Mo
     analyzer = engine().analyzer
     presidio = analyzer.engine
     assert type(presidio)._enhance_using_context is not AnalyzerEngine._enhance_using_context
-    texts = [text for text in _texts() if text.strip()] + ["driver license A1234567", "my passport: 912803456"]
+    context_texts = ["driver license A1234567", "my passport: 912803456"]
+    texts = [text for text in _texts() if text.strip()] + context_texts
     artifacts = [found for _, found in analyzer.nlp_engine.process_batch(texts, "en")]
 
     def results() -> list[list[tuple]]:
@@ -103,5 +104,6 @@ def test_the_grouped_context_step_gives_presidios_results(monkeypatch: pytest.Mo
         patch.setattr(type(presidio), "_enhance_using_context", AnalyzerEngine._enhance_using_context)
         assert results() == grouped
         # the texts exercise the context step: without it some scores differ
-        patch.setattr(presidio.context_aware_enhancer, "enhance_using_context", lambda *a, **k: k["raw_results"])
+        patch.setattr(presidio.context_aware_enhancer, "enhance_using_context",
+                      lambda *args, **kwargs: kwargs["raw_results"])
         assert results() != grouped

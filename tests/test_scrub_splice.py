@@ -93,7 +93,8 @@ def test_a_spliced_value_that_comes_back_is_planned_twice_at_most(monkeypatch: p
     built: list[str] = []
     build = engine._builder.value
     monkeypatch.setattr(engine._builder, "value", lambda value, key: built.append(value) or build(value, key))
-    outputs = [engine.scrub_many([(engine.new_context(), "gen_ai.tool.definitions", tools)])[0] for _ in range(5)]
+    key = "gen_ai.tool.definitions"
+    outputs = [engine.scrub_many([(engine.new_context(), key, tools)])[0] for _ in range(5)]  # five traces
     assert outputs == [tools] * 5
     assert len(built) == 2  # seen once: planned, not kept; seen again: planned and kept
     requests = [tools.replace("lookup_0", f"lookup_{n}x") for n in range(3)]
