@@ -27,10 +27,11 @@ _DISGUISE = regex.compile(
     r"(?P<u>(?:\\u[0-9a-fA-F]{4})+)"  # literal \uXXXX escapes (a run: surrogate pairs decode together)
     r"|(?P<pct>(?:%[0-9A-Fa-f]{2})+)"  # URL-encoded bytes
     rf"|(?P<inv>[{_INVISIBLE}]+)"
-    r"|(?P<fake><(?P<inner>[A-Z0-9][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)>)"  # a placeholder-looking wrapper
+    # a placeholder-looking wrapper, underscores for the value's spaces and punctuation (`<_415__555_0134>`)
+    r"|(?P<fake><(?P<inner>_*[A-Z0-9][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)*_*)>)"
     r"|(?P<other>[^\x00-\x7f])"  # anything else outside ASCII: NFKC, confusables
 )
-_SUSPECT = regex.compile(rf"\\u|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<[A-Z0-9]")
+_SUSPECT = regex.compile(rf"\\u|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<_*[A-Z0-9]")
 # Our own placeholders are never a disguise: `OWN_PLACEHOLDER` is the engine's one rule for them.
 OWN_PLACEHOLDER = PLACEHOLDER
 # A base64 candidate: a token of 8+ base64 characters with a digit, symbol or padding and two capitals in it
@@ -114,7 +115,7 @@ def view_of(text: str) -> View:
                 emit(match.group(), start, stop)
             else:  # <GREGORY_HALLMAN> reads " Gregory Hallman ", <SSN_512447723> " Ssn 512447723 ";
                 # a value found in it takes the whole wrapper with it
-                words = match.group("inner").split("_")
+                words = [word for word in match.group("inner").split("_") if word]
                 joined = words[0].capitalize()
                 # E_88645 reads "E-88645", GREG_HALLMAN "Greg Hallman"
                 for before, word in zip(words, words[1:]):

@@ -51,6 +51,10 @@ DISGUISES = {
     "URL-encoded": (urllib.parse.quote, ("email", "address")),
     "fake placeholder": (lambda v: "<" + v.upper().replace(" ", "_").replace("-", "") + ">", ("name",)),
     "number wrapped as a placeholder": (lambda v: "<SSN_" + v.replace("-", "") + ">", ("ssn",)),
+    # what the fuzz test found: "(415) 555-0134" as `<_415__555_0134>` (leading and doubled underscores)
+    "a placeholder with underscores for punctuation": (
+        lambda v: "<" + "".join(ch if ch.isalnum() else "_" for ch in v).upper() + ">",
+        ("phone", "email", "ssn", "card", "employee_id")),
 }
 
 
