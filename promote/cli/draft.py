@@ -12,7 +12,7 @@ from promote.errors import PromoteError
 
 
 def run(args: argparse.Namespace) -> int:
-    from promote.ingest.reader import as_regular_file
+    from promote.ingest.sources import as_regular_file
 
     # A draft reads its export twice (the traces, then the sha256 for provenance): a stream is copied.
     with as_regular_file(args.file) as path:

@@ -1,21 +1,19 @@
-"""Bytes in and out: opening a source, compression, and the framings that cut a stream into records.
+"""Bytes in and out: opening a source and the framings that cut a stream into records.
 
 Framings: JSON lines, a stream of JSON values (a pretty-printed document, console spans one after
 another, the elements of a JSON array), and length-prefixed messages (4-byte big-endian length, the
 Collector file exporter's protobuf and legacy-zstd output). Readers never hold more than one record
 plus a read buffer, and turn a broken stream (truncated gzip, a bad zstd frame) into a `Broken` item
-after the records before the break.
+after the records before the break. Whole-stream compression (gzip, zstd) lives in `compression`.
 """
 
 from __future__ import annotations
 
 import codecs
-import gzip
 import io
 import json
 import struct
 import sys
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,13 +22,37 @@ from typing import Any, BinaryIO
 import zstandard
 
 from promote.errors import PromoteError
+from promote.ingest.compression import (
+    READ_ERRORS,
+    CompressedWriter,
+    TruncatedInput,
+    decompressed,
+    sniff_compression,
+)
 
-GZIP_MAGIC = b"\x1f\x8b"
-ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+# Re-exported: the readers and the batch writer import these from here, where they lived first.
+__all__ = [
+    "MAX_MESSAGE",
+    "MAX_RECORD",
+    "READ_ERRORS",
+    "Broken",
+    "CompressedWriter",
+    "Frame",
+    "Replay",
+    "Tail",
+    "TruncatedInput",
+    "decompressed",
+    "framed",
+    "iter_length_prefixed",
+    "iter_lines",
+    "iter_values",
+    "open_source",
+    "read_head",
+    "sniff_compression",
+]
+
 MAX_MESSAGE = 1 << 30
 """Largest length prefix taken as real (1 GiB); anything bigger means the file is not length-prefixed."""
-READ_ERRORS = (EOFError, OSError, zlib.error, zstandard.ZstdError)  # TruncatedInput is an EOFError
-"""What a decompressing stream raises on damaged input."""
 
 
 @dataclass(slots=True)
@@ -93,99 +115,6 @@ class Replay(io.RawIOBase):
         data = self._stream.read(len(buffer))
         buffer[: len(data)] = data
         return len(data)
-
-
-def sniff_compression(head: bytes) -> str | None:
-    """gzip, zstd (one stream), zstd-framed (length prefix + zstd frame per message) or None."""
-    if head.startswith(GZIP_MAGIC):
-        return "gzip"
-    if head.startswith(ZSTD_MAGIC):
-        return "zstd"
-    if len(head) >= 8 and head[4:8] == ZSTD_MAGIC:
-        return "zstd-framed"
-    return None
-
-
-def decompressed(stream: BinaryIO, compression: str | None) -> BinaryIO:
-    """A buffered stream of the content (for zstd-framed: the raw stream; frames are read one by one)."""
-    if compression in ("gzip", "zstd"):
-        content = _Decompressing(stream, compression)
-        return io.BufferedReader(content, buffer_size=1 << 20)  # type: ignore[arg-type]
-    if isinstance(stream, io.BufferedIOBase):
-        return stream
-    return io.BufferedReader(stream, buffer_size=1 << 20)  # type: ignore[arg-type]
-
-
-class TruncatedInput(EOFError):
-    """The compressed input ends (or breaks) before its end-of-stream marker."""
-
-
-class _Decompressing(io.RawIOBase):
-    """gzip or zstd content, one stream member after another, that hands out everything decompressed
-    before a cut or a damaged block and only then raises `TruncatedInput` (Python's GzipFile and
-    zstandard's reader drop the data of the unfinished block)."""
-
-    def __init__(self, stream: BinaryIO, compression: str) -> None:
-        self._stream = stream
-        self._compression = compression
-        self._member = self._new_member()
-        self._pending = b""
-        self._started = False
-        self._done = False
-        self._error: TruncatedInput | None = None
-        self._told_eof = False
-        self._handed_out = False
-
-    def _new_member(self) -> Any:
-        if self._compression == "gzip":
-            return zlib.decompressobj(wbits=31)
-        return zstandard.ZstdDecompressor().decompressobj()
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
-        while not self._pending and not self._done:
-            self._pending = self._step()
-        if not self._pending and self._error is not None:
-            # First an end of file, so that a buffered reader hands out what it holds; the error on the
-            # read after it, so that the reader's caller learns where the data stops.
-            if not self._told_eof and self._handed_out:
-                self._told_eof = True
-                return 0
-            error, self._error = self._error, None
-            raise error
-        count = min(len(buffer), len(self._pending))
-        buffer[:count] = self._pending[:count]
-        self._pending = self._pending[count:]
-        self._handed_out = self._handed_out or count > 0
-        return count
-
-    def _step(self) -> bytes:
-        chunk = self._stream.read(1 << 16)
-        if not chunk:
-            self._done = True
-            if self._started:
-                self._error = TruncatedInput(f"the {self._compression} data ends before its end "
-                                             "marker (truncated)")
-            return b""
-        out = []
-        while chunk:
-            if not self._started and not chunk.strip(b"\0"):
-                break  # zero padding after the last member, as some writers leave it
-            self._started = True
-            try:
-                out.append(self._member.decompress(chunk))
-            except (zlib.error, zstandard.ZstdError) as error:
-                self._done = True
-                self._error = TruncatedInput(f"damaged {self._compression} data ({error})")
-                break
-            if not self._member.eof:
-                break
-            chunk = self._member.unused_data
-            self._member = self._new_member()
-            self._started = False
-        return b"".join(out)
 
 
 def read_head(stream: BinaryIO, size: int) -> tuple[bytes, str | None]:
@@ -379,29 +308,6 @@ def iter_length_prefixed(stream: BinaryIO, *, zstd_frames: bool) -> Iterator[Fra
                 yield Broken(number, f"zstd frame does not decompress ({error})")
                 continue
         yield Frame(number, b"", body)
-
-
-class CompressedWriter:
-    """Writes content to `out` with the given whole-stream compression (gzip, zstd or none)."""
-
-    def __init__(self, out: BinaryIO, compression: str | None) -> None:
-        self._out = out
-        self._inner: BinaryIO
-        if compression == "gzip":
-            gzip_writer = gzip.GzipFile(filename="", fileobj=out, mode="wb", mtime=0)
-            self._inner = gzip_writer  # type: ignore[assignment]
-        elif compression == "zstd":
-            zstd_writer = zstandard.ZstdCompressor().stream_writer(out, closefd=False)
-            self._inner = zstd_writer  # type: ignore[assignment]
-        else:
-            self._inner = out
-        self.write = self._inner.write
-
-    def finish(self) -> None:
-        """Flush the compressor's end of stream; `out` itself stays open."""
-        if self._inner is not self._out:
-            self._inner.close()
-        self._out.flush()
 
 
 def framed(raw: bytes, compressor: zstandard.ZstdCompressor | None) -> bytes:

@@ -1,66 +1,58 @@
-"""Open any trace export by content, read it as records and spans, rewrite it, write it back.
+"""Open any trace export by content, read it as records and spans, rewrite it.
 
 This is the one place where an export format becomes our `Span` ("convert at the boundary"); the
 batch scrubber uses the same `Export` to rewrite string values in place and `write_export` to write
-the result in the input's own format, framing and compression.
+the result in the input's own format, framing and compression. What an export is comes from
+`promote.ingest.sniff`; sources read once (stdin, FIFOs) from `promote.ingest.sources`; writing from
+`promote.ingest.writer`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
-import json
-import os
-import re
-import stat
-import shutil
-import struct
-import sys
-import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-import zstandard
-
 from promote.errors import PromoteError
 from promote.ingest.containers import (
-    MAX_MESSAGE,
     Broken,
-    CompressedWriter,
     Frame,
     Replay,
     Tail,
     decompressed,
-    framed,
     iter_length_prefixed,
     iter_lines,
     iter_values,
     open_source,
-    read_head,
-    sniff_compression,
 )
 from promote.ingest.formats import CODECS
 from promote.ingest.formats.base import Path as SlotPath
 from promote.ingest.formats.base import Record, StringSlot, place
-from promote.ingest.formats.otlp_proto import looks_like_request
-from promote.trace_formats import FORMAT_NAMES
+from promote.ingest.sniff import COMPRESSIONS, FORMATS, NOTHING_FOUND, sniff
+from promote.ingest.sources import Recording, as_regular_file, is_stream
+from promote.ingest.writer import write_export
 from promote.trace_model import Skipped, Span
 
-FORMATS = tuple(FORMAT_NAMES)
-COMPRESSIONS = (None, "gzip", "zstd", "zstd-framed")
-NOTHING_FOUND = (
-    "no trace data found: not OTLP JSON/JSON lines/protobuf, Jaeger, Tempo, console output, a Monocle "
-    "JSON array or a Langfuse trace export"
-)
-_MONOCLE_MARK = b'"monocle_apptrace.'
+# Re-exported: callers have imported these from here since before the sniffing, sources and writing
+# moved to their own modules.
+__all__ = [
+    "COMPRESSIONS",
+    "FORMATS",
+    "MAX_DEPTH",
+    "NOTHING_FOUND",
+    "Export",
+    "RecordCodec",
+    "as_regular_file",
+    "is_stream",
+    "open_export",
+    "too_deep",
+    "write_export",
+]
+
 MAX_DEPTH = 64
 """Deepest nesting read in a record (OTLP's own nesting is under 15 levels; an AnyValue kvlist may add
 some): deeper documents are skipped with their file:line, and `scrub` redacts them whole."""
-_HEAD = 1 << 20
-_MAX_FIRST_LINE = 64 << 20
-_KEY = re.compile(rb'"([A-Za-z_][A-Za-z0-9_.]*)"\s*:')
-_ADK_DEV_ID = re.compile(rb'"span_id"\s*:\s*\d')
 
 
 class RecordCodec:
@@ -228,13 +220,13 @@ def open_export(path: str | Path) -> Export:
     source = open_source(name)
     if not is_stream(name, source):
         try:
-            format, compression, framing = _sniff(name, source)
+            format, compression, framing = sniff(name, source)
         finally:
             source.close()
         return Export(name, format, compression, framing)
-    recorded = _Recording(source)
+    recorded = Recording(source)
     try:
-        format, compression, framing = _sniff(name, recorded)  # type: ignore[arg-type]
+        format, compression, framing = sniff(name, recorded)  # type: ignore[arg-type]
     except BaseException:
         if name != "-":
             source.close()
@@ -255,225 +247,3 @@ def too_deep(doc: object, limit: int) -> bool:
         elif isinstance(node, list):
             stack.extend((child, depth + 1) for child in node if isinstance(child, (dict, list)))
     return False
-
-
-def is_stream(name: str, source: BinaryIO) -> bool:
-    """True for stdin, a FIFO, a process substitution or a character device: a source that is read
-    once, in order, and cannot be reopened or sought (a regular file can)."""
-    if name == "-":
-        return True
-    try:
-        return not stat.S_ISREG(os.fstat(source.fileno()).st_mode)
-    except (OSError, ValueError):
-        return True
-
-
-class _Recording(io.RawIOBase):
-    """Keeps what sniffing read from stdin, so that the records can be read from the start."""
-
-    def __init__(self, stream: BinaryIO) -> None:
-        self._stream = stream
-        self._parts: list[bytes] = []
-
-    @property
-    def data(self) -> bytes:
-        return b"".join(self._parts)
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
-        data = self._stream.read(len(buffer))
-        self._parts.append(data)
-        buffer[: len(data)] = data
-        return len(data)
-
-    def close(self) -> None:  # sniffing must not close stdin
-        pass
-
-
-def _sniff(name: str, raw: BinaryIO) -> tuple[str, str | None, str]:
-    magic, _ = read_head(raw, 8)
-    compression = sniff_compression(magic)
-    stream = io.BufferedReader(Replay(magic, raw))  # type: ignore[arg-type]
-    if compression == "zstd-framed":
-        first = next(iter_length_prefixed(stream, zstd_frames=True), None)
-        if isinstance(first, Frame):
-            kind = _sniff_content(first.raw, complete=True)
-            if kind is not None:
-                format, _ = kind
-                return ("otlp-jsonl" if format == "otlp-json" else format), compression, "length-prefixed"
-        raise PromoteError(NOTHING_FOUND, where=name, hint="the file looks like zstd frames behind length "
-                                                           "prefixes, but the first frame holds no traces")
-    content = decompressed(stream, compression)
-    head, error = read_head(content, _HEAD)
-    while (
-        error is None
-        and len(head) < _MAX_FIRST_LINE
-        and b"\n" not in head.strip()
-        and len(head) % _HEAD == 0
-        and head
-    ):
-        more, error = read_head(content, len(head))
-        if not more:
-            break
-        head += more
-    complete = error is None and len(head) % _HEAD != 0
-    if not head.strip() and error is not None:
-        raise PromoteError(f"cannot read: {error}; nothing readable comes before that point", where=name,
-                           hint="the file was cut or damaged in transfer: export it again")
-    if not head.strip():
-        raise PromoteError("empty file" + (" after decompression" if compression else ""), where=name,
-                           hint="the exporter wrote nothing here; check its output path")
-    kind = _sniff_content(head, complete)
-    if kind is None and not head.lstrip()[:1] in (b"{", b"["):
-        kind = _sniff_proto(head, content)
-    if kind is None:
-        raise PromoteError(NOTHING_FOUND, where=name, hint="see `promote traces --help` for the formats read")
-    format, framing = kind
-    return format, compression, framing
-
-
-def _sniff_proto(head: bytes, content: BinaryIO) -> tuple[str, str] | None:
-    if len(head) < 5:
-        return None
-    (length,) = struct.unpack(">I", head[:4])
-    # An ExportTraceServiceRequest opens with field 1 (resource_spans, length-delimited): tag 0x0a.
-    # Checking it first keeps random bytes from making us read a "message" of up to 1 GiB.
-    if not 0 < length <= MAX_MESSAGE or head[4] != 0x0A:
-        return None
-    if len(head) - 4 < length:
-        more, _ = read_head(content, length - (len(head) - 4))
-        head += more
-    return ("otlp-proto", "length-prefixed") if looks_like_request(head[4 : 4 + length]) else None
-
-
-def _sniff_content(head: bytes, complete: bool) -> tuple[str, str] | None:
-    """(format, framing) of decompressed text, or None when it is not a known JSON shape."""
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if text[:1] not in (b"{", b"["):
-        return None
-    lines = text.split(b"\n", 64)
-    whole_lines = lines if complete else lines[:-1]
-    filled = [line for line in whole_lines[:64] if line.strip()]
-    for line in filled:
-        try:
-            doc = json.loads(line)
-        except RecursionError:
-            continue
-        except ValueError:
-            if line.strip() in (b"{", b"["):
-                break  # a pretty-printed document
-            continue
-        family = _family(doc)
-        if family is None:
-            continue
-        if family == "console" and _MONOCLE_MARK in text[:_HEAD]:
-            family = "monocle"
-        if isinstance(doc, list):
-            return family, "values"
-        if family == "otlp-json":
-            return ("otlp-json" if complete and len(filled) == 1 else "otlp-jsonl"), "lines"
-        return family, "lines"
-    family = _family_from_keys(text[:_HEAD])
-    if family == "console" and text[:1] == b"[" and _MONOCLE_MARK in text[:_HEAD]:
-        family = "monocle"
-    return (family, "values") if family else None
-
-
-def _family(doc: object) -> str | None:
-    if isinstance(doc, list):
-        return next((_family(item) for item in doc[:1] if isinstance(item, dict)), None)
-    if not isinstance(doc, dict):
-        return None
-    if "batches" in doc:
-        return "tempo"
-    if any(key in doc for key in ("resourceSpans", "resource_spans", "scopeSpans", "scope_spans",
-                                  "instrumentationLibrarySpans")):
-        return "otlp-json"
-    if isinstance(doc.get("data"), list):
-        return "jaeger"
-    if isinstance(doc.get("context"), dict):
-        return "console"
-    if isinstance(doc.get("observations"), list) and (isinstance(doc.get("trace"), dict) or "id" in doc):
-        return "langfuse"  # {"trace", "observations"}, or the API's TraceWithFullDetails
-    if "span_id" in doc and "trace_id" in doc:
-        return "adk-dev"
-    return None
-
-
-def _family_from_keys(text: bytes) -> str | None:
-    """The format of a pretty-printed document from the keys near its start."""
-    keys = [match.group(1) for match in _KEY.finditer(text, 0, 1 << 16)]
-    first = keys[0] if keys else b""
-    if first == b"batches":
-        return "tempo"
-    if first in (b"resourceSpans", b"resource_spans", b"resource"):
-        return "otlp-json"
-    if first == b"data" and b"traceID" in keys:
-        return "jaeger"
-    if b"context" in keys and b"trace_id" in keys:
-        return "console"
-    if b"observations" in keys and (first in (b"trace", b"observations") or b"parentObservationId" in keys):
-        return "langfuse"
-    if _ADK_DEV_ID.search(text, 0, 1 << 16):
-        return "adk-dev"
-    return None
-
-
-def write_export(records: Iterable[Record], out: BinaryIO | str | Path, *, format: str,
-                 compression: str | None) -> None:
-    """Write records in the framing, format and compression they were read with.
-
-    Unchanged records are written as their original bytes, so rewriting with nothing changed
-    reproduces the decompressed input byte for byte (a compressed container is compressed anew).
-    `out` is a binary stream (left open), a path, or `-` for stdout.
-    """
-    if format not in FORMATS or compression not in COMPRESSIONS:
-        raise ValueError(f"unknown format {format!r} or compression {compression!r}")
-    to_close = None
-    if isinstance(out, (str, Path)):
-        if str(out) == "-":
-            out = sys.stdout.buffer
-        else:
-            out = to_close = open(out, "wb")  # noqa: SIM115 - closed below
-    try:
-        if compression == "zstd-framed":
-            compressor = zstandard.ZstdCompressor()
-            for record in records:
-                out.write(framed(record.raw, compressor))
-            out.flush()
-            return
-        writer = CompressedWriter(out, compression)
-        if format == "otlp-proto":
-            for record in records:
-                writer.write(framed(record.raw, None))
-        else:
-            for record in records:
-                writer.write(record.prefix + record.raw + record.suffix)
-        writer.finish()
-    finally:
-        if to_close is not None:
-            to_close.close()
-
-
-@contextlib.contextmanager
-def as_regular_file(path: str | Path) -> Iterator[Path]:
-    """`path` itself when it is a regular file; for stdin, a FIFO or a process substitution, a private
-    temporary copy of the whole stream (for readers that need the bytes twice, e.g. a draft that
-    records the export's sha256), removed afterwards."""
-    name = str(path)
-    source = open_source(name)
-    try:
-        if not is_stream(name, source):
-            source.close()
-            yield Path(name)
-            return
-        with tempfile.TemporaryDirectory(prefix="promote-stream-") as folder:
-            copy = Path(folder) / ("stdin" if name == "-" else Path(name).name or "stream")
-            with open(copy, "wb") as out:
-                shutil.copyfileobj(source, out, 1 << 20)
-            yield copy
-    finally:
-        if name != "-":
-            source.close()

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from promote.errors import PromoteError
 from promote.ingest.formats.base import Record
-from promote.ingest.reader import NOTHING_FOUND, Export, open_export
+from promote.ingest.reader import Export, open_export
+from promote.ingest.sniff import NOTHING_FOUND
 from promote.trace_model import Skipped, Span
 
 

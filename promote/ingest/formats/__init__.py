@@ -1,4 +1,4 @@
-"""One codec per export format; the reader picks one by sniffing content (see promote.ingest.reader)."""
+"""One codec per export format; the reader picks one by sniffing content (see promote.ingest.sniff)."""
 
 from __future__ import annotations
 

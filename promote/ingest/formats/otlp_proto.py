@@ -10,7 +10,7 @@ from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from promote.ingest.formats.base import Path, StringSlot, norm_id, note
-from promote.ingest.formats.otlp_json import KINDS, STATUS_CODES
+from promote.ingest.formats.otlp_json_request import KINDS, STATUS_CODES
 from promote.trace_model import Skipped, Span
 
 

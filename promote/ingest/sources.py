@@ -1,0 +1,77 @@
+"""Sources that are read once, in order: stdin, a FIFO, a process substitution, a character device.
+
+Such a source cannot be opened a second time without losing or waiting for data: `Recording` keeps
+what sniffing read so the records can be read from the start, and `as_regular_file` gives readers
+that need the bytes twice a private copy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from promote.ingest.containers import open_source
+
+
+def is_stream(name: str, source: BinaryIO) -> bool:
+    """True for stdin, a FIFO, a process substitution or a character device: a source that is read
+    once, in order, and cannot be reopened or sought (a regular file can)."""
+    if name == "-":
+        return True
+    try:
+        return not stat.S_ISREG(os.fstat(source.fileno()).st_mode)
+    except (OSError, ValueError):
+        return True
+
+
+class Recording(io.RawIOBase):
+    """Keeps what sniffing read from stdin, so that the records can be read from the start."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._parts: list[bytes] = []
+
+    @property
+    def data(self) -> bytes:
+        return b"".join(self._parts)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        data = self._stream.read(len(buffer))
+        self._parts.append(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:  # sniffing must not close stdin
+        pass
+
+
+@contextlib.contextmanager
+def as_regular_file(path: str | Path) -> Iterator[Path]:
+    """`path` itself when it is a regular file; for stdin, a FIFO or a process substitution, a private
+    temporary copy of the whole stream (for readers that need the bytes twice, e.g. a draft that
+    records the export's sha256), removed afterwards."""
+    name = str(path)
+    source = open_source(name)
+    try:
+        if not is_stream(name, source):
+            source.close()
+            yield Path(name)
+            return
+        with tempfile.TemporaryDirectory(prefix="promote-stream-") as folder:
+            copy = Path(folder) / ("stdin" if name == "-" else Path(name).name or "stream")
+            with open(copy, "wb") as out:
+                shutil.copyfileobj(source, out, 1 << 20)
+            yield copy
+    finally:
+        if name != "-":
+            source.close()
