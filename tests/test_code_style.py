@@ -59,7 +59,8 @@ def test_the_check_reports_a_long_line_and_a_long_file_outside_the_exempt_folder
     (tmp_path / "ok.py").write_text(wide + "y = 1\n" * (MAX_FILE_LINES - 1), encoding="utf-8")
     (tmp_path / "long_line.py").write_text("x = '" + "a" * (MAX_LINE_CHARS - 5) + "'\n", encoding="utf-8")
     (tmp_path / "long_file.py").write_text("y = 1\n" * (MAX_FILE_LINES + 1), encoding="utf-8")
-    (tmp_path / "fixtures" / "compiled" / "exempt.py").write_text("z = 1\n" * (MAX_FILE_LINES + 1), encoding="utf-8")
+    exempt = tmp_path / "fixtures" / "compiled" / "exempt.py"
+    exempt.write_text("z = 1\n" * (MAX_FILE_LINES + 1), encoding="utf-8")
     names = ["ok.py", "long_line.py", "long_file.py", "fixtures/compiled/exempt.py"]
     assert size_problems(tmp_path, names) == [
         f"long_line.py:1: {MAX_LINE_CHARS + 1} characters (at most {MAX_LINE_CHARS}): wrap it",
