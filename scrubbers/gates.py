@@ -27,7 +27,8 @@ _DIGIT = regex.compile(r"\d")
 # What every pattern of a recognizer needs, checked before its patterns: a search for one character or
 # pair is far cheaper than the IPv6 patterns, which start a match at every letter a-f.
 _NEEDS: dict[type, regex.Pattern] = {
-    IpRecognizer: regex.compile(r"\d\.\d|[0-9A-Fa-f]:[0-9A-Fa-f]|::"),  # IPv4 octets, IPv6 groups or "::"
+    # a dotted quad (every IPv4 form, mapped and embedded ones too: octets of 1-3 digits), IPv6 groups or "::"
+    IpRecognizer: regex.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|[0-9A-Fa-f]:[0-9A-Fa-f]|::"),
     EmailRecognizer: regex.compile("@"),
 }
 

@@ -19,6 +19,7 @@ CRAFTED = [
     "call me at +43 1234 or +1 (415) 555-0134, fax 0494 92 82 32",
     "ssn 512-44-7723, card 4111 1111 1111 1111, routing 021000021, acct 000123456789",
     "host 10.0.4.17 and fe80::1ff:fe23:4567:890a answered; :: is the unspecified address",
+    "mapped ::ffff:192.168.1.10, embedded 64:ff9b::192.0.2.33, and 62.5 hours is no address",
     "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl and sk-abcdefghijklmnopqrstuvwx",
     "password=hunter2 at https://bob:s3cret@example.com/x, P.O. Box 1234",
     "Thanks, Elena. Your PTO balance is 62.5 hours per policy HR-7.2.",
