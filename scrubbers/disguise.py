@@ -36,8 +36,9 @@ _SUSPECT = regex.compile(rf"\\u|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<_*[A-Z0-9]")
 OWN_PLACEHOLDER = PLACEHOLDER
 # A base64 candidate: a token of 8+ base64 characters with a digit, symbol or padding and two capitals in it
 # (the lookaheads cannot leave the token), so that words and hex ids are not even tried. Base64 of digits
-# and spaces (a card number) holds no digit of its own: its padding gives it away.
-_B64 = regex.compile(r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/_-]*[0-9+/_=-])"
+# and spaces (a card number) holds no digit of its own: its padding gives it away. A token may follow an
+# "=": `key=value` pairs, URL queries and trace states put values there.
+_B64 = regex.compile(r"(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[0-9+/_=-])"
                      r"(?=[a-z0-9+/_-]*[A-Z][A-Za-z0-9+/_-]*[A-Z])"
                      r"[A-Za-z0-9+/_-]{8,}={0,2}(?![A-Za-z0-9+/=_-])")
 _LATIN_WORD = regex.compile(r"\w*[a-zA-Z]\w*")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import urllib.parse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +32,22 @@ DIGITS = {"phone": 4155550134, "ssn": 512447723, "card": 4111111111111111}
 """The numeric values as numbers (an `intValue`, an int64 tag)."""
 
 
-def prose(kind: str) -> str:
+DISGUISES: dict[str, Callable[[str], str]] = {
+    "plain": lambda v: v,
+    "zero-width": lambda v: v[:2] + "\u200b" + v[2:],
+    "fullwidth digits": lambda v: "".join(chr(ord(c) - 48 + 0xFF10) if c.isdigit() else c for c in v),
+    "confusables": lambda v: v.replace("a", "а").replace("e", "е"),
+    "URL-encoded": urllib.parse.quote,
+    "\\u escapes": lambda v: "".join(f"\\u{ord(c):04x}" for c in v),
+    "base64": lambda v: base64.b64encode(v.encode()).decode(),
+    "fake placeholder": lambda v: "<" + "".join(c if c.isalnum() else "_" for c in v).upper() + ">",
+}
+"""One way each of writing a value so that it does not read as itself (the fuzz and sweep tests')."""
+
+
+def prose(kind: str, values: dict[str, str] = VALUES) -> str:
     """The value in a short sentence of the kind traces hold."""
-    return f"lookup for {VALUES[kind]} failed" if kind != "name" else f"Ticket opened by {VALUES[kind]} today"
+    return f"lookup for {values[kind]} failed" if kind != "name" else f"Ticket opened by {values[kind]} today"
 
 
 def forms(value: str) -> set[str]:

@@ -44,6 +44,8 @@ def _confusable(value: str) -> str:
 DISGUISES = {
     "literal \\u escapes": (lambda v: "".join(f"\\u{ord(ch):04x}" for ch in v), ("name", "email", "ssn")),
     "base64 of a short value": (lambda v: base64.b64encode(v.encode()).decode(), ("name", "email", "ssn")),
+    "base64 after an equals sign": (lambda v: "ref=" + base64.b64encode(v.encode()).decode(),
+                                    ("name", "email", "ssn", "card")),
     "zero-width characters inside": (_zero_width, ("name", "email", "phone", "ssn", "card")),
     "bidi controls inside": (lambda v: "\u2066" + v[:3] + "\u202e" + v[3:] + "\u2069", ("name", "email")),
     "fullwidth digits": (_fullwidth, ("phone", "ssn", "card")),

@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import itertools
 import json
-import urllib.parse
 from collections.abc import Callable
 
 import pytest
@@ -19,20 +18,9 @@ from hypothesis import strategies as st
 from promote.batch.blocks import BlockJob, scrub_block
 from promote.ingest import Record, iter_spans
 from tests.conftest import TRACES
-from tests.hostile.planting import VALUES, leaked, spans_of
+from tests.hostile.planting import DISGUISES, VALUES, leaked, spans_of
 
 LINE = (TRACES / "adk2.otlp.jsonl").read_text().splitlines()[0]
-
-DISGUISES: dict[str, Callable[[str], str]] = {
-    "plain": lambda v: v,
-    "zero-width": lambda v: v[:2] + "\u200b" + v[2:],
-    "fullwidth digits": lambda v: "".join(chr(ord(c) - 48 + 0xFF10) if c.isdigit() else c for c in v),
-    "confusables": lambda v: v.replace("a", "а").replace("e", "е"),
-    "URL-encoded": urllib.parse.quote,
-    "\\u escapes": lambda v: "".join(f"\\u{ord(c):04x}" for c in v),
-    "base64": lambda v: base64.b64encode(v.encode()).decode(),
-    "fake placeholder": lambda v: "<" + "".join(c if c.isalnum() else "_" for c in v).upper() + ">",
-}
 
 
 def _attr(span: dict, key: str, value: dict) -> None:
