@@ -26,12 +26,14 @@ _INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u
 _DISGUISE = regex.compile(
     r"(?P<u>(?:\\u[0-9a-fA-F]{4})+)"  # literal \uXXXX escapes (a run: surrogate pairs decode together)
     r"|(?P<pct>(?:%[0-9A-Fa-f]{2})+)"  # URL-encoded bytes
+    # a quote escaped once or more (JSON text inside a JSON string): `\"Gregory Hallman\"` reads as quoted
+    r'|(?P<quote>\\+")'
     rf"|(?P<inv>[{_INVISIBLE}]+)"
     # a placeholder-looking wrapper, underscores for the value's spaces and punctuation (`<_415__555_0134>`)
     r"|(?P<fake><(?P<inner>_*[A-Z0-9][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)*_*)>)"
     r"|(?P<other>[^\x00-\x7f])"  # anything else outside ASCII: NFKC, confusables
 )
-_SUSPECT = regex.compile(rf"\\u|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<_*[A-Z0-9]")
+_SUSPECT = regex.compile(rf"\\u|\\+\"|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<_*[A-Z0-9]")
 # Our own placeholders are never a disguise: `OWN_PLACEHOLDER` is the engine's one rule for them.
 OWN_PLACEHOLDER = PLACEHOLDER
 # A base64 candidate: a token of 8+ base64 characters with a digit, symbol or padding and two capitals in it
@@ -109,6 +111,8 @@ def view_of(text: str) -> View:
             emit(_unescape(match.group()), start, stop)
         elif kind == "pct":
             emit(urllib.parse.unquote(match.group(), errors="replace"), start, stop)
+        elif kind == "quote":
+            emit('"', start, stop)
         elif kind == "inv":
             pass  # dropped: "Gre\u200bgory" reads "Gregory"
         elif kind == "fake":

@@ -46,6 +46,17 @@ PLACES: dict[str, Callable[[dict, dict, str], None]] = {
     "traceState": lambda doc, span, text: span.update(traceState=text),
     "unknown field": lambda doc, span, text: span.update(comment=text),
     "status message": lambda doc, span, text: span.update(status={"code": 2, "message": text}),
+    "tool result JSON": lambda doc, span, text: _attr(span, "gen_ai.tool.call.result",
+                                                      {"stringValue": json.dumps({"note": text})}),
+    "JSON inside a JSON string": lambda doc, span, text: _attr(
+        span, "gen_ai.tool.call.result",
+        {"stringValue": json.dumps({"payload": json.dumps({"note": text})})}),
+    # JSON text written as a JSON string (`"{\"note\": \"…\"}"`): a bare name in escaped quotes leaked
+    "escaped JSON text": lambda doc, span, text: _attr(
+        span, "note", {"stringValue": json.dumps(json.dumps({"note": text}))}),
+    "Python repr": lambda doc, span, text: _attr(span, "output.value", {"stringValue": str({"note": text})}),
+    "URL query": lambda doc, span, text: _attr(span, "http.url",
+                                               {"stringValue": "https://api.example.com/v1/find?q=" + text}),
 }
 
 
