@@ -23,17 +23,20 @@ from scrubbers.context import PLACEHOLDER
 
 # soft hyphen, Mongolian vowel separator, zero-width and joiners, bidi embeddings/overrides/isolates, BOM
 _INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+_INVISIBLE_CHARS = regex.compile(f"[{_INVISIBLE}]+")
+_EXTRA_BACKSLASHES = regex.compile(r"\\+u")
 _DISGUISE = regex.compile(
-    r"(?P<u>(?:\\u[0-9a-fA-F]{4})+)"  # literal \uXXXX escapes (a run: surrogate pairs decode together)
+    # literal \uXXXX escapes, escaped again or not (a run: surrogate pairs decode together)
+    r"(?P<u>(?:\\+u[0-9a-fA-F]{4})+)"
     r"|(?P<pct>(?:%[0-9A-Fa-f]{2})+)"  # URL-encoded bytes
     # a quote escaped once or more (JSON text inside a JSON string): `\"Gregory Hallman\"` reads as quoted
     r'|(?P<quote>\\+")'
     rf"|(?P<inv>[{_INVISIBLE}]+)"
     # a placeholder-looking wrapper, underscores for the value's spaces and punctuation (`<_415__555_0134>`)
-    r"|(?P<fake><(?P<inner>_*[A-Z0-9][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)*_*)>)"
+    r"|(?P<fake><(?P<inner>_*[\p{Lu}\d][\p{L}\p{N}]*(?:_+[\p{L}\p{N}]+)*_*)>)"
     r"|(?P<other>[^\x00-\x7f])"  # anything else outside ASCII: NFKC, confusables
 )
-_SUSPECT = regex.compile(rf"\\u|\\+\"|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<_*[A-Z0-9]")
+_SUSPECT = regex.compile(rf"\\u|\\+\"|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<_*[\p{{Lu}}\d]")
 # Our own placeholders are never a disguise: `OWN_PLACEHOLDER` is the engine's one rule for them.
 OWN_PLACEHOLDER = PLACEHOLDER
 # A base64 candidate: a token of 8+ base64 characters with a digit, symbol or padding and two capitals in it
@@ -59,7 +62,9 @@ _CONFUSABLE_CHARS = frozenset(chr(code) for code in _CONFUSABLES)
 
 
 class Decoded(NamedTuple):
-    """A base64 token of the original and the text it decodes to."""
+    """A token of the original read another way: base64 and the text it decodes to, or a
+    placeholder-looking wrapper with the punctuation its underscores stand for. It is scanned as text
+    of its own, and a hit redacts the token whole."""
 
     start: int
     end: int
@@ -76,7 +81,7 @@ class View(NamedTuple):
     end: list[int] | None
     """Original index where view character i ends."""
     decoded: list[Decoded]
-    """Base64 tokens of the original that decode to text."""
+    """Tokens of the original read another way (see `Decoded`)."""
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original characters a view span [start, end) came from."""
@@ -107,10 +112,10 @@ def view_of(text: str) -> View:
             end.extend(range(position + 1, match.start() + 1))
         start, stop = match.span()
         kind = match.lastgroup
-        if kind == "u":
-            emit(_unescape(match.group()), start, stop)
+        if kind == "u":  # what an escape decodes to is read like raw text: "\u200b" is invisible too
+            emit(_readable(_unescape(match.group())), start, stop)
         elif kind == "pct":
-            emit(urllib.parse.unquote(match.group(), errors="replace"), start, stop)
+            emit(_readable(urllib.parse.unquote(match.group(), errors="replace")), start, stop)
         elif kind == "quote":
             emit('"', start, stop)
         elif kind == "inv":
@@ -127,6 +132,7 @@ def view_of(text: str) -> View:
                     glue = "-" if before[-1:].isalpha() and word[:1].isdigit() else " "
                     joined += glue + word.capitalize()
                 emit(f" {joined} ", start, stop)
+                decoded += [Decoded(start, stop, reading) for reading in _punctuated(match.group("inner"))]
         else:
             emit(unicodedata.normalize("NFKC", match.group()), start, stop)
         position = stop
@@ -140,9 +146,30 @@ def view_of(text: str) -> View:
     return View(folded, begin, end, decoded)
 
 
+def _punctuated(inner: str) -> list[str]:
+    """A wrapper's inner words joined by the punctuation the underscores may stand for: `<10_20_30_40>`
+    an IP address, `<_44_20_7946_0958>` "+44 20 7946 0958", `<_HOME_GHALLMAN_APP>` a path,
+    `<SK_PROJ_4F9A…>` a key."""
+    words = [word.lower() for word in inner.split("_") if word]
+    if len(words) < 2:
+        return []
+    readings = [".".join(words), "-".join(words)]
+    if inner.startswith("_"):
+        readings.append("/" + "/".join(words))
+        if words[0].isdigit():
+            readings.append("+" + " ".join(words))
+    return readings
+
+
+def _readable(decoded: str) -> str:
+    """Decoded escapes as raw characters are read: invisible ones dropped, compatibility forms folded."""
+    return unicodedata.normalize("NFKC", _INVISIBLE_CHARS.sub("", decoded))
+
+
 def _unescape(run: str) -> str:
     try:
-        return json.loads(f'"{run}"').encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        once = _EXTRA_BACKSLASHES.sub(r"\\u", run)
+        return json.loads(f'"{once}"').encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     except (ValueError, UnicodeError):
         return run
 

@@ -28,6 +28,20 @@ VALUES = {
 }
 """One made-up person: each value is replaced when it stands plainly in a sentence."""
 
+MORE_VALUES = {
+    "api key": "sk-proj-4f9a8b7c6d5e4f3a2b1cXyZ",
+    "aws key": "AKIAIOSFODNN7EXAMPLE",
+    "ip address": "10.20.30.40",
+    "home path": "/home/ghallman/app/main.py",
+    "international phone": "+44 20 7946 0958",
+    "name with accents": "Szabina Gelencsér",
+    "Vietnamese name": "Nguyễn Văn An",
+}
+"""Values of other kinds and scripts, for the sweeps (`PERSONAL_PART` says what of each must go)."""
+
+PERSONAL_PART = {"home path": "ghallman"}
+"""Where only part of a planted value is personal: the rest of a path stays."""
+
 DIGITS = {"phone": 4155550134, "ssn": 512447723, "card": 4111111111111111}
 """The numeric values as numbers (an `intValue`, an int64 tag)."""
 
