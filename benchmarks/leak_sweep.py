@@ -1,8 +1,8 @@
 """Every planted value, in every disguise, at every place of a real ADK record, through `promote traces
 --json` and `promote draft` (a soak, not a test: about 1.5 minutes).
 
-The grid is the hostile fuzz test's (`tests/hostile/test_hostile_fuzz.py`: 8 values x 8 disguises x 12
-places x 2 spans, each in a sentence); `make test` sweeps it through the batch scrubber, this sweeps it
+The grid is the hostile fuzz test's (`tests/hostile/test_hostile_fuzz.py`: 15 values x 8 disguises x 17
+places, on two spans, each in a sentence); `make test` sweeps it through the batch scrubber, this sweeps it
 through the two commands that rebuild turns. A leak is a planted value, or its disguised carrier, found
 in the output in any form (`tests/hostile/planting.leaked`).
 
@@ -26,7 +26,7 @@ from promote.errors import PromoteError
 from promote.listing import list_traces
 from promote.scrub_trace import scrub_trace
 from tests.conftest import TRACES
-from tests.hostile.planting import DISGUISES, VALUES, leaked, spans_of
+from tests.hostile.planting import DISGUISES, MORE_VALUES, PERSONAL_PART, VALUES, leaked, spans_of
 from tests.hostile.test_hostile_fuzz import PLACES
 
 
@@ -50,16 +50,18 @@ def sweep(command: str, engine) -> tuple[int, list[tuple]]:
     lines = (TRACES / "adk2.otlp.jsonl").read_text().splitlines()
     leaks, tried = [], 0
     with tempfile.TemporaryDirectory() as folder:
-        grid = itertools.product(sorted(VALUES), sorted(DISGUISES), sorted(PLACES), (0, 3))
+        values = {**VALUES, **MORE_VALUES}
+        grid = itertools.product(sorted(values), sorted(DISGUISES), sorted(PLACES), (0, 3))
         for number, (kind, disguise, place, index) in enumerate(grid):
-            carrier = DISGUISES[disguise](VALUES[kind])
+            carrier = DISGUISES[disguise](values[kind])
             doc = json.loads(lines[0])
             spans = spans_of(doc)
             span = spans[index % len(spans)]
             PLACES[place](doc, span, f"Ticket opened by {carrier} today")
             path = Path(folder, f"planted{number}.otlp.jsonl")
             path.write_text("\n".join([json.dumps(doc), *lines[1:]]) + "\n")
-            found = leaked(COMMANDS[command](path, engine, span["traceId"]), {kind: VALUES[kind]}, (carrier,))
+            personal = {kind: PERSONAL_PART.get(kind, values[kind])}
+            found = leaked(COMMANDS[command](path, engine, span["traceId"]), personal, (carrier,))
             tried += 1
             if found:
                 leaks.append((kind, disguise, place, index, found))
