@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from promote.ingest.formats.base import JsonCodec, Path, StringSlot, note, safe_id
+from promote.ingest.formats.base import JsonCodec, Path, StringSlot, json_slots, note, safe_id
 from promote.ingest.formats.console import iso_to_ns
 from promote.trace_model import Skipped, Span, SpanEvent
 
@@ -165,13 +165,18 @@ class LangfuseCodec(JsonCodec):
         trace_fields = (*_TRACE_FIELDS.items(), ("metadata", "langfuse.trace.metadata"), ("tags", "tag.tags"))
         for field, key in trace_fields:
             yield from _value_slots(trace.get(field), key, (*base, field), root)
+        yield from _rest(trace, {field for field, _ in trace_fields} | {"observations"}, base, root)
+        if trace is not doc:
+            yield from _rest(doc, {"trace", "observations"}, (), root)
         for index, item in enumerate(observations):
+            path: Path = ("observations", index)
             if not isinstance(item, dict):
+                yield from json_slots(item, None, path, root)
                 continue
             owner = (trace_id, hex_id(item.get("id"), 8), item.get("name"), "span")
-            path: Path = ("observations", index)
             for field, key in _CONTENT_FIELDS.items():
                 yield from _value_slots(item.get(field), key, (*path, field), owner)
+            yield from _rest(item, {*_CONTENT_FIELDS, "metadata"}, path, owner)
             metadata = item.get("metadata")
             if not isinstance(metadata, dict):
                 yield from _value_slots(metadata, "langfuse.observation.metadata", (*path, "metadata"), owner)
@@ -184,9 +189,34 @@ class LangfuseCodec(JsonCodec):
                     for key, attribute in value.items():
                         yield from _value_slots(attribute, str(key), (*path, "metadata", name, key),
                                                 (trace_id, None, None, "resource"))
-                elif name != "scope":  # the tracer's name and version are structure
+                elif name == "scope":  # the tracer's name and version: text with no key rule
+                    yield from json_slots(value, None, (*path, "metadata", name), owner)
+                else:
                     key = f"langfuse.observation.metadata.{name}"
                     yield from _value_slots(value, key, (*path, "metadata", name), owner)
+
+
+# Fields Langfuse itself writes (ids, times, kinds, names, versions, costs): scrubbed as text with no key
+# rule (a `name` here names a trace or a step, not a person). Every other field is scrubbed under its key.
+_OWN_FIELDS = frozenset({
+    "id", "traceId", "parentObservationId", "name", "type", "level", "timestamp", "startTime", "endTime",
+    "completionStartTime", "createdAt", "updatedAt", "projectId", "release", "version", "environment",
+    "htmlPath", "public", "bookmarked", "model", "modelId", "modelParameters", "promptId", "promptName",
+    "promptVersion", "usage", "usageDetails", "costDetails", "latency", "timeToFirstToken", "totalCost",
+    "calculatedTotalCost", "calculatedInputCost", "calculatedOutputCost", "inputPrice", "outputPrice",
+    "totalPrice", "unit", "promptTokens", "completionTokens", "totalTokens", "scores"})
+
+
+def _rest(obj: dict, handled: set[str], path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    """Fail closed: every field the codec did not offer above, with the keys of the unknown ones."""
+    for name, value in obj.items():
+        if name in handled:
+            continue
+        if name in _OWN_FIELDS:
+            yield from json_slots(value, None, (*path, name), owner)
+        else:
+            yield from json_slots(value, name, (*path, name), owner)
+            yield StringSlot(*owner, None, name, field="key", form="key"), (*path, name)
 
 
 def _ns(value: Any) -> int | None:
