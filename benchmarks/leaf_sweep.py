@@ -1,0 +1,100 @@
+"""A planted value at every distinct string path of every bundled JSON export, through `promote scrub`
+(a soak, not a test: about 1.5 minutes on 2 cores).
+
+For each export (every producer's under `fixtures/traces/producers/`, and ADK's Tempo, OTLP JSON and
+Jaeger exports), each distinct key path of a string (list indices folded) in its first documents gets,
+one at a time, a sentence with a made-up person's name, that person's e-mail in a sentence, their SSN in
+base64 and their phone as a fake placeholder. All planted copies are scrubbed in one run; a leak is the
+value, or its carrier, left in the output in any form (`tests/hostile/planting.leaked`).
+`tests/hostile/test_hostile_every_leaf.py` runs the Langfuse and kagent part of this in `make test`.
+
+    .venv/bin/python -m benchmarks.leaf_sweep
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+from promote.batch.run import ScrubOptions, scrub_exports
+from tests.conftest import TRACES
+from tests.hostile.planting import DISGUISES, VALUES, leaked, output_text
+
+CARRIERS = {
+    "name": f"Ticket opened by {VALUES['name']} today",
+    "email": f"mail {VALUES['email']} now",
+    "ssn": DISGUISES["base64"](VALUES["ssn"]),
+    "phone": DISGUISES["fake placeholder"](VALUES["phone"]),
+}
+DOCUMENTS = 3
+"""Documents of a JSON-lines export planted into (the rest are copied)."""
+
+
+def exports() -> list[Path]:
+    producers = sorted(p for p in (TRACES / "producers").glob("*.json") if p.name != "expected.json")
+    return [*producers, TRACES / "adk2.tempo.json", TRACES / "adk2.otlp.json", TRACES / "adk2.jaeger.json"]
+
+
+def _leaves(node: Any, path: tuple = ()) -> Iterator[tuple]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _leaves(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _leaves(value, (*path, index))
+    elif isinstance(node, str):
+        yield path
+
+
+def _set(doc: Any, path: tuple, value: str) -> None:
+    for step in path[:-1]:
+        doc = doc[step]
+    doc[path[-1]] = value
+
+
+def plant(folder: Path) -> dict[tuple, Path]:
+    """(export name, key path, kind) -> the planted copy."""
+    made: dict[tuple, Path] = {}
+    for source in exports():
+        text = source.read_text()
+        lines = source.name.endswith(".jsonl")
+        docs = [json.loads(line) for line in text.splitlines() if line.strip()] if lines else [json.loads(text)]
+        shapes: set[tuple] = set()
+        for number, doc in enumerate(docs[:DOCUMENTS]):
+            for path in _leaves(doc):
+                shape = tuple("#" if isinstance(step, int) else step for step in path)
+                if shape in shapes:
+                    continue
+                shapes.add(shape)
+                for kind, carrier in CARRIERS.items():
+                    copy = json.loads(json.dumps(doc))
+                    _set(copy, path, carrier)
+                    written = [*docs[:number], copy, *docs[number + 1:]]
+                    target = made[(source.name, shape, kind)] = folder / f"{len(made):05d}-{source.name}"
+                    target.write_text("\n".join(map(json.dumps, written)) + "\n" if lines else json.dumps(copy))
+    return made
+
+
+def main() -> int:
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as temporary:
+        folder, out = Path(temporary, "in"), Path(temporary, "out")
+        folder.mkdir()
+        out.mkdir()
+        planted = plant(folder)
+        scrub_exports([str(path) for path in planted.values()], str(out), ScrubOptions())
+        leaks = [(name, "/".join(map(str, shape)), kind) for (name, shape, kind), path in planted.items()
+                 if leaked(output_text(out / path.name), {kind: VALUES[kind]}, (CARRIERS[kind],))]
+    print(f"{len(planted)} plantings in {len(exports())} exports, {len(leaks)} leaking, "
+          f"{time.perf_counter() - started:.0f} s")
+    for leak in leaks[:40]:
+        print("  ", leak)
+    return 1 if leaks else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
