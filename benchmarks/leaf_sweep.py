@@ -13,16 +13,14 @@ value, or its carrier, left in the output in any form (`tests/hostile/planting.l
 
 from __future__ import annotations
 
-import json
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator
 
 from promote.batch.run import ScrubOptions, scrub_exports
 from tests.conftest import TRACES
-from tests.hostile.planting import DISGUISES, VALUES, leaked, output_text
+from tests.hostile.planting import DISGUISES, VALUES, leaked, output_text, plant_every_string_path
 
 CARRIERS = {
     "name": f"Ticket opened by {VALUES['name']} today",
@@ -39,53 +37,13 @@ def exports() -> list[Path]:
     return [*producers, TRACES / "adk2.tempo.json", TRACES / "adk2.otlp.json", TRACES / "adk2.jaeger.json"]
 
 
-def _leaves(node: Any, path: tuple = ()) -> Iterator[tuple]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _leaves(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _leaves(value, (*path, index))
-    elif isinstance(node, str):
-        yield path
-
-
-def _set(doc: Any, path: tuple, value: str) -> None:
-    for step in path[:-1]:
-        doc = doc[step]
-    doc[path[-1]] = value
-
-
-def plant(folder: Path) -> dict[tuple, Path]:
-    """(export name, key path, kind) -> the planted copy."""
-    made: dict[tuple, Path] = {}
-    for source in exports():
-        text = source.read_text()
-        lines = source.name.endswith(".jsonl")
-        docs = [json.loads(line) for line in text.splitlines() if line.strip()] if lines else [json.loads(text)]
-        shapes: set[tuple] = set()
-        for number, doc in enumerate(docs[:DOCUMENTS]):
-            for path in _leaves(doc):
-                shape = tuple("#" if isinstance(step, int) else step for step in path)
-                if shape in shapes:
-                    continue
-                shapes.add(shape)
-                for kind, carrier in CARRIERS.items():
-                    copy = json.loads(json.dumps(doc))
-                    _set(copy, path, carrier)
-                    written = [*docs[:number], copy, *docs[number + 1:]]
-                    target = made[(source.name, shape, kind)] = folder / f"{len(made):05d}-{source.name}"
-                    target.write_text("\n".join(map(json.dumps, written)) + "\n" if lines else json.dumps(copy))
-    return made
-
-
 def main() -> int:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as temporary:
         folder, out = Path(temporary, "in"), Path(temporary, "out")
         folder.mkdir()
         out.mkdir()
-        planted = plant(folder)
+        planted = plant_every_string_path(exports(), CARRIERS, folder, DOCUMENTS)
         scrub_exports([str(path) for path in planted.values()], str(out), ScrubOptions())
         leaks = [(name, "/".join(map(str, shape)), kind) for (name, shape, kind), path in planted.items()
                  if leaked(output_text(out / path.name), {kind: VALUES[kind]}, (CARRIERS[kind],))]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -114,3 +114,45 @@ def scrub_all(planted: dict[Any, Path], out: Path) -> dict[Any, Path]:
     scrub_exports([str(path) for path in planted.values()], str(out), ScrubOptions(workers=1))
     return {row: out / path.name for row, path in planted.items()}
 
+
+def string_paths(node: Any, path: tuple = ()) -> Iterator[tuple]:
+    """The path (keys and list indices) of every string in a JSON document, in document order."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from string_paths(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from string_paths(value, (*path, index))
+    elif isinstance(node, str):
+        yield path
+
+
+def plant_every_string_path(sources: list[Path], carriers: dict[str, str], folder: Path,
+                            documents: int = 3) -> dict[tuple, Path]:
+    """A copy of each JSON export per distinct string path (list indices folded) of its first
+    `documents` documents and per carrier, with that string replaced by the carrier; by
+    (export name, path, carrier kind)."""
+    made: dict[tuple, Path] = {}
+    for source in sources:
+        text = source.read_text()
+        lines = source.name.endswith(".jsonl")
+        docs = ([json.loads(line) for line in text.splitlines() if line.strip()] if lines
+                else [json.loads(text)])
+        shapes: set[tuple] = set()
+        for number, doc in enumerate(docs[:documents]):
+            for path in string_paths(doc):
+                shape = tuple("#" if isinstance(step, int) else step for step in path)
+                if shape in shapes:
+                    continue
+                shapes.add(shape)
+                for kind, carrier in carriers.items():
+                    copy = json.loads(json.dumps(doc))
+                    target = copy
+                    for step in path[:-1]:
+                        target = target[step]
+                    target[path[-1]] = carrier
+                    written = [*docs[:number], copy, *docs[number + 1:]]
+                    planted = made[(source.name, shape, kind)] = folder / f"{len(made):05d}-{source.name}"
+                    body = "\n".join(map(json.dumps, written)) + "\n" if lines else json.dumps(copy)
+                    planted.write_text(body)
+    return made

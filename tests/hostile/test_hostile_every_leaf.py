@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
 
 from promote.batch.run import ScrubOptions, scrub_exports
 from tests.conftest import TRACES
-from tests.hostile.planting import DISGUISES, VALUES, leaked, output_text, scrub_all
+from tests.hostile.planting import DISGUISES, VALUES, leaked, output_text, plant_every_string_path, scrub_all
 
 PRODUCERS = TRACES / "producers"
 EXPORTS = ["langfuse-native.carryover.json", "langfuse-native.tool_error.json",
@@ -23,41 +22,9 @@ EXPORTS = ["langfuse-native.carryover.json", "langfuse-native.tool_error.json",
 CARRIERS = {"name": f"Ticket opened by {VALUES['name']} today", "ssn": DISGUISES["base64"](VALUES["ssn"])}
 
 
-def _leaves(node: Any, path: tuple = ()) -> Iterator[tuple]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _leaves(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _leaves(value, (*path, index))
-    elif isinstance(node, str):
-        yield path
-
-
-def _planted(folder: Path) -> dict[tuple, Path]:
-    made = {}
-    for name in EXPORTS:
-        doc = json.loads((PRODUCERS / name).read_text())
-        shapes = set()
-        for path in _leaves(doc):
-            shape = tuple("#" if isinstance(step, int) else step for step in path)
-            if shape in shapes:
-                continue
-            shapes.add(shape)
-            for kind, carrier in CARRIERS.items():
-                copy = json.loads(json.dumps(doc))
-                target = copy
-                for step in path[:-1]:
-                    target = target[step]
-                target[path[-1]] = carrier
-                made[(name, shape, kind)] = folder / f"{len(made):04d}-{name}"
-                made[(name, shape, kind)].write_text(json.dumps(copy))
-    return made
-
-
 def test_a_value_at_any_string_of_a_producer_export_is_removed(tmp_path: Path) -> None:
     (tmp_path / "in").mkdir()
-    planted = _planted(tmp_path / "in")
+    planted = plant_every_string_path([PRODUCERS / name for name in EXPORTS], CARRIERS, tmp_path / "in")
     assert len(planted) > 200
     outputs = scrub_all(planted, tmp_path / "out")
     leaks = [(name, "/".join(map(str, shape)), kind) for (name, shape, kind), output in outputs.items()
