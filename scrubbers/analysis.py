@@ -106,15 +106,42 @@ class _NerOnlySpacyEngine(SpacyNlpEngine):
     def _doc_to_nlp_artifact(self, doc: Doc, language: str) -> NlpArtifacts:
         entities, scores = self._get_updated_entities(
             self._get_entities(doc), self._get_scores_for_entities(doc))
-        return NlpArtifacts(
-            entities=entities,
-            tokens=doc,
-            tokens_indices=[token.idx for token in doc],
-            lemmas=[token.lemma_ or token.lower_ for token in doc],
-            nlp_engine=self,
-            language=language,
-            scores=scores,
-        )
+        return _LazyArtifacts(entities, doc, self, language, scores)
+
+
+class _LazyArtifacts(NlpArtifacts):
+    """Presidio's artifacts with token offsets, lemmas and keywords worked out when first read.
+
+    Only the context step reads them, for a text where a recognizer with context words found something:
+    most texts never need them, and the keywords look every token up in the vocabulary (which also
+    grows it). The same values as `NlpArtifacts` computes, on first use.
+    """
+
+    def __init__(self, entities: list, doc: Doc, engine: SpacyNlpEngine, language: str,
+                 scores: list[float] | None):
+        self.entities, self.tokens, self.nlp_engine, self.language = entities, doc, engine, language
+        self.scores = scores if scores else [0.85] * len(entities)
+        self._lemmas: list[str] | None = None
+        self._indices: list[int] | None = None
+        self._keywords: list[str] | None = None
+
+    @property  # type: ignore[override]
+    def lemmas(self) -> list[str]:
+        if self._lemmas is None:
+            self._lemmas = [token.lemma_ or token.lower_ for token in self.tokens]
+        return self._lemmas
+
+    @property  # type: ignore[override]
+    def tokens_indices(self) -> list[int]:
+        if self._indices is None:
+            self._indices = [token.idx for token in self.tokens]
+        return self._indices
+
+    @property  # type: ignore[override]
+    def keywords(self) -> list[str]:
+        if self._keywords is None:
+            self._keywords = self.set_keywords(self.nlp_engine, self.lemmas, self.language)
+        return self._keywords
 
 
 class _Owned(list):

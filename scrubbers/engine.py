@@ -28,7 +28,7 @@ from scrubbers.output_check import OutputCheck
 from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder, fill
 from scrubbers.policy import LoadedPolicy, load_policy
 from scrubbers.replacing import KNOWN_SCORE, Done, folded_words, rank, replace_found, replace_whole
-from scrubbers.report import ScrubReport
+from scrubbers.report import ScrubReport, Tally
 
 # Plans of strings up to this size are cached across calls (system prompts, tool schemas, repeated
 # history); the budget bounds the cache by the characters it holds, so memory stays flat.
@@ -64,6 +64,7 @@ class ScrubEngine:
         """Running totals of every call (each call also hands back its own counts: see `scrub_items`)."""
         # the current call's counts (see `_call`); the running report between calls
         self._counts = self.report
+        self._tally = Tally()
         self._lock = threading.RLock()  # one call at a time: a UI worker and the UI may share an engine
         self.presidio_version = importlib.metadata.version("presidio-analyzer")
         self._key = key
@@ -92,12 +93,15 @@ class ScrubEngine:
     def _call(self, counts: ScrubReport | None) -> Iterator[ScrubReport]:
         """One public call: its own counts, added to the running `report` (and to `counts`) at the end."""
         with self._lock:
-            outer = self._counts
-            mine = self._counts = ScrubReport()
+            outer, outer_tally = self._counts, self._tally
+            mine, self._tally = ScrubReport(), Tally()
+            self._counts = mine
             try:
                 yield mine
             finally:
-                self._counts = outer  # the running report, or the counts of the call this one is part of
+                self._tally.add_to(mine)
+                # the running report, or the counts of the call this one is part of
+                self._counts, self._tally = outer, outer_tally
                 outer.merge(mine)
                 if counts is not None:
                     counts.merge(mine)
@@ -122,7 +126,7 @@ class ScrubEngine:
         """Scrub one span attribute: safe keys pass unchanged, everything else is scrubbed (fail safe)."""
         with self._call(counts):
             if self.is_safe_attribute(key) and (type(value) is not str or self._safe_value.fullmatch(value)):
-                self._counts.attributes_passed += 1
+                self._tally.attributes_passed += 1
                 return value
             return self._apply(self._plan(value, key), ctx, key)
 
@@ -154,7 +158,7 @@ class ScrubEngine:
                 scrubbed = []
                 for (ctx, key, value), plan in zip(items, plans):
                     if plan is None:
-                        self._counts.attributes_passed += 1
+                        self._tally.attributes_passed += 1
                         scrubbed.append(value)
                     else:
                         scrubbed.append(self._apply(plan, ctx, key))
@@ -237,8 +241,9 @@ class ScrubEngine:
                         ctx.remember(found.entity, text[found.start : found.end], detected=True)
 
     def _apply(self, plan: Plan, ctx: ScrubContext, label: str | None) -> Any:
-        self._counts.strings += len(plan.leaves) + plan.nested
-        self._counts.json_strings += plan.nested
+        tally = self._tally
+        tally.strings += len(plan.leaves) + plan.nested
+        tally.json_strings += plan.nested
         dirty = plan.dirty if plan.dirty is not None else self._dirty(plan)
         if not dirty and plan.source is not None and not ctx.might_match(plan.words):
             # System prompts, tool schemas, history without personal data: shared by every trace and

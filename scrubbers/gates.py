@@ -14,14 +14,13 @@ from typing import Any
 import regex
 from presidio_analyzer import EntityRecognizer, PatternRecognizer
 from phonenumbers import PhoneMetadata
-from phonenumbers.phonenumberutil import SUPPORTED_REGIONS
+from phonenumbers.phonenumberutil import _VALID_PUNCTUATION, SUPPORTED_REGIONS
 from presidio_analyzer.predefined_recognizers import EmailRecognizer, IpRecognizer, PhoneRecognizer
 
 
 # Patterns that cannot be joined into one alternation without changing what they match: inline flags
 # (which would apply to every alternative), backreferences by number (renumbered by joining) or by name.
 _UNJOINABLE = regex.compile(r"\(\?[a-zA-Z]+\)|\(\?[a-zA-Z]*-[a-zA-Z]+|\\[1-9]|\(\?P=|\\g<")
-_DIGIT = regex.compile(r"\d")
 
 
 # What every pattern of a recognizer needs, checked before its patterns: a search for one character or
@@ -37,8 +36,10 @@ def gate_recognizers(recognizers: Iterable[EntityRecognizer]) -> None:
     """Give each recognizer a gate where one is known for its kind (pattern recognizers, phones)."""
     for recognizer in recognizers:
         if isinstance(recognizer, PhoneRecognizer):
-            fewest = phone_min_digits(recognizer.supported_regions)
-            _gate(recognizer, lambda text, fewest=fewest: _has_digits(text, fewest))
+            # libphonenumber's matcher is slow Python, and most texts hold some digits: its gate is
+            # far cheaper than it, so it never opens
+            chain = phone_chain(phone_min_digits(recognizer.supported_regions))
+            _gate(recognizer, lambda text: chain.search(text) is not None, opens=False)
         elif type(recognizer).analyze is PatternRecognizer.analyze and recognizer.patterns:
             # only where `analyze` is Presidio's own: a subclass that overrides it may find more
             gate = _pattern_gate(recognizer)
@@ -64,6 +65,16 @@ def international_phone_min_digits() -> int:
     """`INTERNATIONAL_PHONE_MIN_DIGITS` as the metadata of every region has it."""
     return min(length + len(str(PhoneMetadata.metadata_for_region(region).country_code))
                for region in SUPPORTED_REGIONS if (length := _shortest(region)) is not None)
+
+
+def phone_chain(digits: int) -> regex.Pattern:
+    """Where a phone number of at least `digits` digits could be written: that many digits with at most
+    four of libphonenumber's punctuation characters between neighbours. Its matcher finds a number only
+    inside such a chain (`_PATTERN` of `phonenumbers.phonenumbermatcher`: digit blocks joined by up to
+    four `_VALID_PUNCTUATION` characters, matched ignoring case, so "x" and "X"), and the number's own
+    digits, country code included, are all digits of the chain."""
+    gap = f"[{_VALID_PUNCTUATION}]{{0,4}}"
+    return regex.compile(rf"\d(?:{gap}\d){{{digits - 1}}}", regex.IGNORECASE)
 
 
 def _shortest(region: str) -> int | None:
@@ -95,17 +106,18 @@ def _both(needs: regex.Pattern, gate: Callable[[str], bool]) -> Callable[[str], 
     return lambda text: needs.search(text) is not None and gate(text)
 
 
-def _gate(recognizer: Any, can_match: Callable[[str], bool]) -> None:
-    recognizer.analyze = _Gated(recognizer.analyze, can_match)
+def _gate(recognizer: Any, can_match: Callable[[str], bool], opens: bool = True) -> None:
+    recognizer.analyze = _Gated(recognizer.analyze, can_match, opens)
 
 
 class _Gated:
     """A recognizer's `analyze` behind its gate. A gate that lets most texts through only adds its own
-    search to the recognizer's, so after `TRIAL` texts such a gate opens for good (same results)."""
+    search to the recognizer's, so after `TRIAL` texts such a gate opens for good (same results), unless
+    it was made not to (a gate far cheaper than its recognizer)."""
 
     TRIAL = 256
 
-    def __init__(self, analyze: Callable[..., list], can_match: Callable[[str], bool]):
+    def __init__(self, analyze: Callable[..., list], can_match: Callable[[str], bool], opens: bool = True):
         self.analyze = analyze
         """The recognizer's own `analyze`."""
         self.can_match = can_match
@@ -113,6 +125,7 @@ class _Gated:
         self.open = False
         """True once the gate has let most of its trial texts through."""
         self._tried = self._passed = 0
+        self._trial = self.TRIAL if opens else float("inf")
 
     def __call__(self, text: str, entities: list[str], nlp_artifacts: Any = None,
                  regex_flags: int | None = None) -> list:
@@ -123,14 +136,5 @@ class _Gated:
             if not self.can_match(text):
                 return []
             self._passed += 1
-            self.open = self._tried >= self.TRIAL and 2 * self._passed > self._tried
+            self.open = self._tried >= self._trial and 2 * self._passed > self._tried
         return self.analyze(text, entities, nlp_artifacts)
-
-
-def _has_digits(text: str, count: int) -> bool:
-    found = 0
-    for _ in _DIGIT.finditer(text):
-        found += 1
-        if found >= count:
-            return True
-    return False

@@ -101,14 +101,19 @@ class Joiner:
         return windows
 
     def member_windows(self, member: Member) -> tuple[Window, ...]:
-        """The windows inside a shared member plan, found once per member text and key rules."""
-        cache_key = (tuple(leaf.kind for leaf in member.plan.leaves), member.text)
+        """The windows inside a shared member plan, found once per member text and key rules (and kept on
+        the plan: every call of every trace repeats the members of the conversation so far)."""
+        plan = member.plan
+        if plan.windows is not None:
+            return plan.windows
+        cache_key = (tuple(leaf.kind for leaf in plan.leaves), member.text)
         cached = self._windows.get(cache_key)
         if cached is None:
             found: list[Window] = []
-            _collect(member.plan.template, member.plan.leaves, found, self)
+            _collect(plan.template, plan.leaves, found, self)
             cached = tuple(found)
             self._remember(cache_key, cached)
+        plan.windows = cached
         return cached
 
     def _remember(self, cache_key: tuple[Any, str], windows: tuple[Window, ...]) -> None:

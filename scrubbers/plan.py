@@ -128,7 +128,8 @@ class Sub:
 class Plan:
     """A value's template and its leaves in reading order (placeholders are numbered in that order)."""
 
-    __slots__ = ("template", "leaves", "size", "nested", "source", "dirty", "parts", "_words", "_texts")
+    __slots__ = ("template", "leaves", "size", "nested", "source", "dirty", "parts", "windows", "_words",
+                 "_texts")
 
     def __init__(self, template: Any, leaves: list[Leaf], size: int, nested: int = 0,
                  source: str | None = None):
@@ -143,6 +144,8 @@ class Plan:
         self.parts: list[tuple[int, Plan]] | None = None
         """For a spliced string: the shared plans of its members with their first leaf's index, which
         together hold every leaf (so work per member can be shared too)."""
+        self.windows: tuple | None = None
+        """The borders inside a member's plan (`scrubbers.joins.Window`s), once the joiner has read them."""
         self._words: frozenset[str] | None = None
         self._texts: list[str] | None = None
 
@@ -359,7 +362,9 @@ def _fill(template: Any, run: _Filling, base: int) -> Any:
         if run.changed[base + template.end] == run.changed[base + template.start]:
             return template.original
         try:
-            return "".join([_fill_piece(piece, run, base) for piece in template.pieces])
+            # the text between members is most pieces: taken as it is, without a call
+            return "".join([piece if type(piece) is str else _fill_piece(piece, run, base)
+                            for piece in template.pieces])
         except (ValueError, TypeError, RecursionError):
             if template.whole:
                 return run.on_error()
@@ -378,7 +383,7 @@ def _fill_piece(piece: Any, run: _Filling, base: int) -> str:
         if text is None:
             text = run.filled[key] = piece.encode(_fill(piece.plan.template, run, start))
         return text
-    return piece if type(piece) is str else _fill(piece, run, base)
+    return _fill(piece, run, base)
 
 
 def _valid_unicode(text: str) -> tuple[str, bool]:

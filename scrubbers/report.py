@@ -57,6 +57,22 @@ class ScrubReport(BaseModel):
                 setattr(self, name, mine + theirs)
 
 
+class Tally:
+    """The counters one call bumps for every value (plain attributes: a pydantic model's `__setattr__`
+    costs a microsecond, paid twice per value of a 100 MB export), added to its report at the end."""
+
+    __slots__ = ("strings", "json_strings", "attributes_passed")
+
+    def __init__(self) -> None:
+        self.strings = self.json_strings = self.attributes_passed = 0
+
+    def add_to(self, report: ScrubReport) -> None:
+        """Add these counts to `report`."""
+        report.strings += self.strings
+        report.json_strings += self.json_strings
+        report.attributes_passed += self.attributes_passed
+
+
 class Finding(BaseModel):
     """Residual personal data found in a string that should have been clean. No value, by design."""
 

@@ -108,3 +108,53 @@ def test_the_grouped_context_step_gives_presidios_results(monkeypatch: pytest.Mo
         patch.setattr(presidio.context_aware_enhancer, "enhance_using_context",
                       lambda *args, **kwargs: kwargs["raw_results"])
         assert results() != grouped
+
+
+PHONE_REGIONS = ["US", "GB", "DE", "AT", "FR", "FI", "HU", "EE", "CY", "JP", "IN", "BR", "NU", "AU", "CN"]
+
+
+def _phone_texts() -> list[str]:
+    """libphonenumber's example numbers of many regions in every format it writes, in sentences, with
+    the separators its matcher allows (dots, slashes, an "x", full-width digits, an extension)."""
+    import phonenumbers
+    from phonenumbers import PhoneNumberFormat
+
+    texts = []
+    for region in PHONE_REGIONS:
+        for kind in (phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumberType.MOBILE):
+            number = phonenumbers.example_number_for_type(region, kind)
+            if number is None:
+                continue
+            for style in (PhoneNumberFormat.E164, PhoneNumberFormat.INTERNATIONAL, PhoneNumberFormat.NATIONAL,
+                          PhoneNumberFormat.RFC3966):
+                written = phonenumbers.format_number(number, style)
+                texts += [f"call me at {written} today", f"tel {written.replace(' ', '.')}",
+                          f"fax: {written.replace(' ', '/')}", f"({written.replace(' ', ' x ')})",
+                          f"{written.replace(' ', '')} ext. 12",
+                          written.translate(str.maketrans("0123456789", "０１２３４５６７８９"))]
+    return texts
+
+
+def test_the_phone_gate_lets_through_every_text_a_phone_number_is_found_in() -> None:
+    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
+
+    from scrubbers.gates import phone_chain
+
+    recognizer = PhoneRecognizer(supported_regions=PHONE_REGIONS)
+    chain = phone_chain(phone_min_digits(PHONE_REGIONS))
+    texts = [*_phone_texts(), *CRAFTED]
+    found = [text for text in texts if recognizer.analyze(text, ["PHONE_NUMBER"])]
+    assert len(found) > 300  # the corpus does hold numbers the matcher finds, in many shapes
+    assert [text for text in found if chain.search(text) is None] == []
+    # and it shuts on texts with digits but too few in a row for a number: figures, citations, amounts
+    for text in ("62.5 hours", "policy HR-7.2 of 2026", "€1,250.00 per pay period", "3 of 12, 40 left"):
+        assert phone_chain(phone_min_digits(["US"])).search(text) is None, text
+
+
+def test_the_phone_gate_never_opens(gated: list) -> None:
+    phone = next(r for r in gated if type(r).__name__ == "PhoneRecognizer").analyze
+    fresh = _Gated(lambda *args: [], phone.can_match, opens=False)
+    for _ in range(2 * _Gated.TRIAL):
+        fresh("call 415 555 0134", [])
+    assert not fresh.open
+    assert fresh("62.5 hours", []) == [] and fresh._passed == 2 * _Gated.TRIAL
