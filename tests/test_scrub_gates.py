@@ -158,3 +158,18 @@ def test_the_phone_gate_never_opens(gated: list) -> None:
         fresh("call 415 555 0134", [])
     assert not fresh.open
     assert fresh("62.5 hours", []) == [] and fresh._passed == 2 * _Gated.TRIAL
+
+
+def test_lazy_artifacts_give_what_presidios_artifacts_hold() -> None:
+    from presidio_analyzer.nlp_engine import NlpArtifacts
+
+    nlp_engine = engine().analyzer.nlp_engine
+    texts = [text for text in _texts() if text.strip()][:200]
+    for text, lazy in nlp_engine.process_batch(texts, "en", batch_size=64):
+        doc = lazy.tokens
+        lemmas = [token.lemma_ or token.lower_ for token in doc]
+        eager = NlpArtifacts(lazy.entities, doc, [token.idx for token in doc], lemmas, nlp_engine, "en",
+                             lazy.scores)
+        assert type(lazy).__name__ == "_LazyArtifacts"
+        assert (lazy.lemmas, lazy.tokens_indices, lazy.keywords) == (
+            eager.lemmas, eager.tokens_indices, eager.keywords), text
