@@ -112,8 +112,9 @@ class OtlpProtoCodec:
                     )
 
     def slots(self, doc: ExportTraceServiceRequest) -> Iterator[tuple[StringSlot, Path]]:
-        """Every text of the message: names, trace states, keys, string, bytes and number values (ids
-        and times are bytes and integers by the schema; unknown fields are dropped, see `discard_unknown`)."""
+        """Every text of the message: names, trace states, keys, string, bytes and number values, and ids
+        that are not of their length (times are integers by the schema; unknown fields are dropped, see
+        `discard_unknown`)."""
         for block_index, block in enumerate(doc.resource_spans):
             block_path: Path = ("resource_spans", block_index)
             trace_ids = {span.trace_id for scope_spans in block.scope_spans for span in scope_spans.spans}
@@ -136,6 +137,8 @@ class OtlpProtoCodec:
                     path = (*scope_path, "spans", span_index)
                     owner = (span.trace_id.hex() or None, span.span_id.hex() or None, span.name)
                     yield from _text(span.name, None, (*path, "name"), (*owner, "span"))
+                    for name, size in _SPAN_IDS:
+                        yield from _id(getattr(span, name), size, (*path, name), (*owner, "span"), name)
                     yield from _text(span.trace_state, None, (*path, "trace_state"), (*owner, "span"))
                     yield from _attribute_slots(span.attributes, (*path, "attributes"), (*owner, "span"))
                     for index, event in enumerate(span.events):
@@ -144,6 +147,9 @@ class OtlpProtoCodec:
                         yield from _attribute_slots(event.attributes, (*path, "events", index, "attributes"),
                                                     (*owner, "event"))
                     for index, link in enumerate(span.links):
+                        for name, size in _SPAN_IDS[:2]:
+                            yield from _id(getattr(link, name), size, (*path, "links", index, name),
+                                           (*owner, "link"), name)
                         yield from _text(link.trace_state, None, (*path, "links", index, "trace_state"),
                                          (*owner, "link"))
                         yield from _attribute_slots(link.attributes, (*path, "links", index, "attributes"),
@@ -164,6 +170,24 @@ def _text(
 ) -> Iterator[tuple[StringSlot, Path]]:
     if value:
         yield StringSlot(*owner, key, value, field=field), path
+
+
+_SPAN_IDS = (("trace_id", 16), ("span_id", 8), ("parent_span_id", 8))
+
+
+def _id(value: bytes, size: int, path: Path, owner: tuple, field: str) -> Iterator[tuple[StringSlot, Path]]:
+    """An id of its schema's length is structure. Any other bytes are not an id (a text written where
+    the id goes): offered as text under the id's field, so the policy's id shape refuses it. An id of
+    the right length that is all printable ASCII (a random one is, once in 3,000 span ids) may be a
+    text too, base64 of an SSN has 16 characters: it is scrubbed as text, so it stays unless something
+    is found in it."""
+    if not value:
+        return
+    if len(value) != size:
+        yield StringSlot(*owner, None, value.decode("utf-8", "surrogateescape"), field=field,
+                         form="proto_bytes"), path
+    elif value.isascii() and value.decode("ascii").isprintable():
+        yield StringSlot(*owner, None, value.decode("ascii"), form="proto_bytes"), path
 
 
 def _attribute_slots(items: Any, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
