@@ -16,7 +16,8 @@ from google.protobuf.message import Message
 from promote.ingest import Record, open_export, write_export
 from tests.hostile.planting import string_paths
 
-_STRING, _BYTES, _MESSAGE = FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES, FieldDescriptor.TYPE_MESSAGE
+_STRING, _BYTES = FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES
+_MESSAGE = FieldDescriptor.TYPE_MESSAGE
 
 
 def proto_paths(message: Message, path: tuple = ()) -> Iterator[tuple]:
