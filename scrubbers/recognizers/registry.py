@@ -13,6 +13,7 @@ from scrubbers.recognizers.names import NameRecognizer
 from scrubbers.recognizers.ner import FilteredSpacyRecognizer
 from scrubbers.recognizers.numbers import InternationalValueRecognizer
 from scrubbers.recognizers.paths import PathUserRecognizer
+from scrubbers.recognizers.spelled_emails import SpelledEmailRecognizer
 
 # A line break, also JSON-escaped inside text that did not decode ("jaeger-4.4.7\n  - app_version").
 _LINE_BREAK = regex.compile(r"\r?\n|\\r\\n|\\n|\u2028|\u2029")
@@ -35,6 +36,8 @@ def build_recognizers(policy: ScrubPolicy) -> list[EntityRecognizer]:
             luhn=settings.luhn_cards, iban=settings.iban_any_case, phones=settings.international_phones))
     if "STREET_ADDRESS" in wanted and settings.international_addresses:
         found.append(InternationalAddressRecognizer())
+    if "EMAIL_ADDRESS" in wanted and settings.spelled_emails:
+        found.append(SpelledEmailRecognizer())
     if "USER_NAME" in wanted and (settings.home_paths or settings.url_names):
         found.append(PathUserRecognizer(system_users=settings.system_users, home_paths=settings.home_paths,
                                         urls=settings.url_names))

@@ -32,6 +32,8 @@ class RecognizerSettings(BaseModel):
     """IBANs in lower or mixed case and grouped in fours, checked by their mod-97 digits."""
     international_addresses: bool = True
     """Street lines with the number after the street (Europe), postal-code lines, flat and floor parts."""
+    spelled_emails: bool = True
+    """E-mail addresses written out: "jdoe42 at example dot com", "jdoe42 [at] example [dot] com"."""
     home_paths: bool = True
     """The user name in `/Users/x`, `/home/x`, `C:\\Users\\x` is a `USER_NAME`; the rest of the path stays."""
     url_names: bool = True

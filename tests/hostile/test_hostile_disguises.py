@@ -1,9 +1,10 @@
 """A personal value is removed however it is written, by `scrub`, `traces --json` and `draft` alike.
 
 Each row writes the values in one disguise (issue 11: literal `\\u` escapes, base64, zero-width and bidi
-characters, fullwidth digits, Cyrillic confusables, URL encoding, fake placeholders) into the user's
-message of a real ADK fixture trace (at every level of JSON escaping it sits at), and checks that no form
-of them is left in what each command writes, while ids, times, tool names and figures stay.
+characters, fullwidth digits, Cyrillic confusables, URL encoding, fake placeholders, e-mails spelled out)
+into the user's message of a real ADK fixture trace (at every level of JSON escaping it sits at), and
+checks that no form of them is left in what each command writes, while ids, times, tool names and figures
+stay.
 """
 
 from __future__ import annotations
@@ -53,6 +54,12 @@ DISGUISES = {
     "URL-encoded": (urllib.parse.quote, ("email", "address")),
     "fake placeholder": (lambda v: "<" + v.upper().replace(" ", "_").replace("-", "") + ">", ("name",)),
     "number wrapped as a placeholder": (lambda v: "<SSN_" + v.replace("-", "") + ">", ("ssn",)),
+    # how people write an address in chat to keep it from bots
+    "an e-mail spelled out": (lambda v: v.replace("@", " at ").replace(".", " dot "), ("email",)),
+    "an e-mail with bracketed at and dot": (lambda v: v.replace("@", " [at] ").replace(".", " [dot] "),
+                                            ("email",)),
+    "an e-mail with spaces around @ and its dots": (lambda v: v.replace("@", " @ ").replace(".", " . "),
+                                                    ("email",)),
     # what the fuzz test found: "(415) 555-0134" as `<_415__555_0134>` (leading and doubled underscores)
     "a placeholder with underscores for punctuation": (
         lambda v: "<" + "".join(ch if ch.isalnum() else "_" for ch in v).upper() + ">",
