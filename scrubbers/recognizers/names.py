@@ -75,6 +75,8 @@ _CLOSING_LINE = regex.compile(rf"(?i)(?:\b{_GREETING}|\bcheers|\btake\s+care|\bk
 _INTRO = regex.compile(
     r"(?i:\b(?:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|it's|its|call\s+me|hi|hey|hello|"
     r"thanks|thx|ty|dear|signed)[,:]?[ \t]+)(?P<names>[\p{Ll}\p{M}'’-]+(?:[ \t][\p{Ll}\p{M}'’-]+){0,3})")
+_LOWER_PAIR = regex.compile(r"(?<![\w@./\\:-])(?P<given>\p{Ll}[\p{Ll}\p{M}]+)[ \t]+"
+                            r"(?P<surname>\p{Ll}[\p{Ll}\p{M}-]*\p{Ll})(?:['’]s?)?(?![\w@/\\-])")
 _STRONG_INTRO = regex.compile(r"(?i:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|call\s+me)\b")
 _LIST_CUE = regex.compile(
     r"(?i:\b(?:founders?|co-?founders?|authors?|(?:directed|written|produced|created|edited|composed|signed|"
@@ -136,6 +138,7 @@ class NameRecognizer(LocalRecognizer):
         yield from self._full_names(text)
         yield from self._cued_names(text)
         yield from self._lower_case(text)
+        yield from self._lower_pairs(text)
         yield from self._lists(text)
         yield from self._scripts(text)
         yield from self.cues.spans(text)
@@ -240,6 +243,20 @@ class NameRecognizer(LocalRecognizer):
                     break
             if end is not None:
                 yield start, end, _CUE_SCORE
+
+    def _lower_pairs(self, text: str) -> Iterator[tuple[int, int, float]]:
+        """A given name and a surname typed in lower case with no cue ("ask elena vasquez about it"):
+        both on the name lists and neither a common English word, the given name of four letters or
+        more and the surname of three ("git repo" is no one, "sándor út" a street), not right after a
+        ":" (":param str x" in a docstring). `benchmarks/lower_names.py` shows what it finds in text
+        nobody here wrote; "greg hallman" needs a cue ("greg" is a common word)."""
+        lex = self.lexicon
+        for match in _LOWER_PAIR.finditer(text, overlapped=True):
+            given, surname = match.group("given"), match.group("surname")
+            if (len(given) >= 4 and len(surname) >= 3 and given in lex.first_lower
+                    and surname in lex.last_lower and given not in lex.english
+                    and surname not in lex.english):
+                yield match.start(), match.end("surname"), _WEAK_SCORE  # a possessive "'s" stays
 
     def _lists(self, text: str) -> Iterator[tuple[int, int, float]]:
         lex = self.lexicon

@@ -1,6 +1,6 @@
-"""Names the first scrubber let through (issue 11: lowercase names, Chinese names, Vietnamese names
-without a cue, a name only a later tool result says is one) are removed by `scrub`, `traces --json` and
-`draft` alike.
+"""Names the first scrubber let through (issue 11: lowercase names with and without a cue, Chinese
+names, Vietnamese names without a cue, a name only a later tool result says is one) are removed by
+`scrub`, `traces --json` and `draft` alike.
 
 Each row writes one name into the user's message of a real ADK fixture trace (at every level of JSON
 escaping it sits at, as `test_hostile_disguises` does) and checks every output for it in any form.
@@ -26,6 +26,7 @@ ROWS = {
     "a lowercase name after a cue": (", i'm gregory hallman by the way", "gregory hallman"),
     "a Chinese name": (", my colleague 王小明 asks too", "王小明"),
     "a Vietnamese name without a cue": (". Nguyễn Văn An asks the same", "Nguyễn Văn An"),
+    "a lowercase name without a cue": (", and so does elena vasquez's husband", "elena vasquez"),
 }
 
 

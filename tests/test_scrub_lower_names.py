@@ -1,0 +1,30 @@
+"""A given name and a surname typed in lower case with no cue go; code and tools in lower case stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from promote.scrubbing import engine
+
+REMOVED = [
+    ("ask elena vasquez about it", "ask <PERSON_1> about it"),
+    ("gregory hallman's pto request", "<PERSON_1>'s pto request"),
+    ("cc szabina gelencsér and ivan petrov", "cc <PERSON_1> and <PERSON_2>"),
+]
+KEPT = [
+    "push it to the git repo",
+    ":param str name: the employee's name",
+    "use django with redis and run spark jobs",
+    "kubectl rollout status deployment/payments-api",
+    "greg hallman",  # "greg" is a common English word: a lower-case "greg" is a name only after a cue
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), REMOVED)
+def test_an_uncued_lower_case_full_name_is_replaced(text: str, expected: str) -> None:
+    assert engine().scrub_text(text, engine().new_context()) == expected
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_lower_case_words_that_are_no_full_name_stay(text: str) -> None:
+    assert engine().scrub_text(text, engine().new_context()) == text
