@@ -65,8 +65,15 @@ _PRESIDIO_RECOGNIZERS = {
 # (truncated JSON, JSON escaped inside another string, logs): the value is judged by its key.
 _RAW_KEY_VALUE = regex.compile(
     r"""(?<![\w.-])(?P<q>\\*["']?)(?P<key>[A-Za-z_][\w.-]{0,63})(?P=q)\s*[:=]\s*"""
-    r"""(?:(?P<vq>\\*["'])(?P<val>(?:(?!(?P=vq)).){1,512}?)(?P=vq)|(?P<num>-?\d[\d .-]{2,30}\d))"""
+    r"""(?:(?P<vq>\\*["'])(?P<val>(?:(?!(?P=vq)).){1,512}?)(?P=vq)|(?P<num>-?\d[\d .-]{2,30}\d)"""
+    r"""|(?P<bare>[^\s,;&"'<>()\[\]{}\\]{1,128}))"""
 )
+# An unquoted value (`username=ghallman`, `user_id: u88645` in a log line) is judged by a key rule only
+# where the whole key matches it: a key's last part alone would take `k8s.pod.name=payments-api` for a
+# person, and a bare `name` names resources in logs as often as people.
+_GENERIC_KEYS = frozenset({"name", "names"})
+BARE_VALUE_SCORE = 0.6
+"""Of an unquoted value a key rule takes: at least every entity threshold of the default policy."""
 
 
 class Detection(NamedTuple):
@@ -264,6 +271,13 @@ class Analyzer:
             self._hint_cache[key] = found
         return self._hint_cache[key]
 
+    def _whole_key_hint(self, key: str) -> tuple[str, bool] | None:
+        full = normalise_key(key)
+        if full in _GENERIC_KEYS:
+            return None
+        return next(((hint.entity, hint.subtree) for hint, patterns in self._hints
+                     if any(p.fullmatch(full) for p in patterns)), None)
+
     def hint_exempt(self, value: str) -> bool:
         """A value a key hint never applies to (a snake_case tool name under `name`, a placeholder)."""
         stripped = value.strip()
@@ -340,11 +354,15 @@ class Analyzer:
             return []
         found = []
         for match in _RAW_KEY_VALUE.finditer(text):
-            hint = self.key_hint(match.group("key"))
-            group = "val" if match.group("val") is not None else "num"
+            group = next(name for name in ("val", "num", "bare") if match.group(name) is not None)
+            hint = self.key_hint(match.group("key")) if group != "bare" else self._whole_key_hint(
+                match.group("key"))
             if hint is None or self.hint_exempt(match.group(group)):
                 continue
-            found.append(Detection(match.start(group), match.end(group), hint[0], 1.0))
+            # an unquoted token is surer to be personal than to be that entity: a recognizer's own
+            # finding over it names the placeholder (`iban: DE89 3704 …` stays an IBAN), it still goes
+            score = BARE_VALUE_SCORE if group == "bare" else 1.0
+            found.append(Detection(match.start(group), match.end(group), hint[0], score))
         return found
 
 
