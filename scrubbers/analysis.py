@@ -251,32 +251,30 @@ class Analyzer:
         self._blob = regex.compile(rf"[A-Za-z0-9+/_-]{{{policy.blob_min_chars},}}={{0,2}}")
         self._hints = [(hint, [regex.compile(key) for key in hint.keys]) for hint in policy.key_hints]
         self._exempt_values = _any_of(policy.key_hint_exempt_values)
-        self._hint_cache: dict[str, tuple[str, bool] | None] = {}
+        self._hint_cache: dict[tuple[str, bool], tuple[str, bool] | None] = {}
         self._texts_since_load = 0
         self._refine = Refiner(policy)
 
     # key rules -----------------------------------------------------------------------------------
-    def key_hint(self, key: str | None) -> tuple[str, bool] | None:
-        """(entity, applies to the subtree) when values under `key` are personal, else None."""
+    def key_hint(self, key: str | None, *, whole: bool = False) -> tuple[str, bool] | None:
+        """(entity, applies to the subtree) when values under `key` are personal, else None. `whole`: only
+        the whole key counts, not its last dotted part, and never a bare `name` (for unquoted log values)."""
         if not key:
             return None
-        if key not in self._hint_cache:
+        cache_key = (key, whole)
+        if cache_key not in self._hint_cache:
             full = normalise_key(key)
-            candidates = {full, normalise_key(key.rsplit(".", 1)[-1])}
+            if whole:
+                candidates = set() if full in _GENERIC_KEYS else {full}
+            else:
+                candidates = {full, normalise_key(key.rsplit(".", 1)[-1])}
             found = None
             for hint, patterns in self._hints:
                 if any(p.fullmatch(c) for p in patterns for c in candidates):
                     found = (hint.entity, hint.subtree)
                     break
-            self._hint_cache[key] = found
-        return self._hint_cache[key]
-
-    def _whole_key_hint(self, key: str) -> tuple[str, bool] | None:
-        full = normalise_key(key)
-        if full in _GENERIC_KEYS:
-            return None
-        return next(((hint.entity, hint.subtree) for hint, patterns in self._hints
-                     if any(p.fullmatch(full) for p in patterns)), None)
+            self._hint_cache[cache_key] = found
+        return self._hint_cache[cache_key]
 
     def hint_exempt(self, value: str) -> bool:
         """A value a key hint never applies to (a snake_case tool name under `name`, a placeholder)."""
@@ -355,8 +353,7 @@ class Analyzer:
         found = []
         for match in _RAW_KEY_VALUE.finditer(text):
             group = next(name for name in ("val", "num", "bare") if match.group(name) is not None)
-            hint = self.key_hint(match.group("key")) if group != "bare" else self._whole_key_hint(
-                match.group("key"))
+            hint = self.key_hint(match.group("key"), whole=group == "bare")
             if hint is None or self.hint_exempt(match.group(group)):
                 continue
             # an unquoted token is surer to be personal than to be that entity: a recognizer's own
