@@ -38,6 +38,10 @@ _FILLED_MAX = 10_000
 _SPLICED_SIGHTINGS = 4_096  # spliced values remembered (by hash) to tell the repeated ones
 
 Item = tuple[ScrubContext, "str | None", Any]
+OBJECT_KEY = "(object key)"
+"""The key of an item that is itself an object key of a record (one not plain, see `is_structure`),
+not a value under one: planned as a key (`PlanBuilder.key`). Compared by identity, so no attribute
+key that reads the same is taken for it."""
 
 
 class Scrubbed(NamedTuple):
@@ -52,6 +56,8 @@ class ScrubEngine:
 
     redacted = REDACTED
     """What a value nothing could be made of is written as."""
+    object_key = OBJECT_KEY
+    """The key to give `scrub_items` with an item that is an object key of a record."""
 
     def __init__(self, policy: LoadedPolicy | None = None, *, key: bytes | None = None,
                  nlp_model: str | None = None):
@@ -187,6 +193,8 @@ class ScrubEngine:
     def is_structure(self, field: str, value: Any) -> bool:
         """True when the record field `field` is on the policy's structural allow list and `value` has
         its shape (an id, a time, a kind): such a value is written as it is."""
+        if field == "key":  # the shape of a name in code, and nothing personal found in it
+            return type(value) is str and self._builder.rules.plain_key(value)
         shape = self._shapes.get(field)
         return shape is not None and shape.fullmatch(value if type(value) is str else str(value)) is not None
 
@@ -204,12 +212,15 @@ class ScrubEngine:
                 for _, key, value in items]
 
     def _plan(self, value: Any, key: str | None) -> Plan:
-        if not isinstance(value, str) or len(value) > _PLAN_CACHE_MAX_TEXT:
+        if key is OBJECT_KEY:
+            cache_key: tuple = (OBJECT_KEY, value)
+        elif not isinstance(value, str) or len(value) > _PLAN_CACHE_MAX_TEXT:
             return self._builder.value(value, key)
-        cache_key = (self.analyzer.key_hint(key), value)
+        else:
+            cache_key = (self.analyzer.key_hint(key), value)
         plan = self._plans.get(cache_key)
         if plan is None:
-            plan = self._builder.value(value, key)
+            plan = self._builder.key(value) if key is OBJECT_KEY else self._builder.value(value, key)
             # A spliced value is cached from its second sighting on: a model request is seen once (each
             # call adds to the conversation, and its members are shared already), while tool
             # declarations come back in every call of every trace.

@@ -42,6 +42,8 @@ _SUB_SCHEMA = {
 }
 _SCHEMA_WITHOUT_TYPE = frozenset({"$ref", "anyOf", "oneOf", "allOf", "any_of", "one_of", "all_of"})
 _PERSON = "PERSON"
+_KEY_SEPARATORS = regex.compile(r"[._\-/:]+")
+"""What joins the words of a key in code (`gregory.hallman`, `user_name`): read as spaces for analysis."""
 
 
 class Node(NamedTuple):
@@ -67,7 +69,7 @@ class KeyRules:
         self._parent_cache: dict[str, bool] = {}
         shape = policy.structure.shapes.get(policy.structure.fields.get("key", ""), "")
         self._plain_key = regex.compile(shape).fullmatch if shape else (lambda key: None)
-        self._plain_cache: dict[str, bool] = {}
+        self._key_cache: dict[str, tuple[bool, str | None]] = {}
 
     def node(self, key: str | None, hint: Any, members: Iterable[str], kind: Any, size: int,
              position: int) -> Node:
@@ -104,14 +106,39 @@ class KeyRules:
         return SCHEMA if position == SCHEMA_LIST else NOWHERE
 
     def plain_key(self, key: str) -> bool:
-        """Whether an object key looks like a code-defined name (the policy's `key` shape); any other
-        key (`"Gregory Hallman"`, an e-mail) is scrubbed as text."""
-        found = self._plain_cache.get(key)
+        """Whether an object key is a code-defined name: it has the policy's `key` shape and nothing
+        personal is found in it, as written or with its separators read as spaces. Any other key
+        (`"Gregory Hallman"`, an e-mail, `sk-proj-…`, `gregory.hallman`) is scrubbed."""
+        return self._read_key(key)[0]
+
+    def key_entity(self, key: str) -> str | None:
+        """What was found in a key with the shape of a name in code (`elena.vasquez`: PERSON, `sk-proj-…`:
+        SECRET): such a key is replaced whole. None for a plain key and for a key of any other shape."""
+        return self._read_key(key)[1]
+
+    def _read_key(self, key: str) -> tuple[bool, str | None]:
+        found = self._key_cache.get(key)
         if found is None:
-            if len(self._plain_cache) > 50_000:
-                self._plain_cache.clear()
-            found = self._plain_cache[key] = self._plain_key(key) is not None
+            if len(self._key_cache) > 50_000:
+                self._key_cache.clear()
+            if self._plain_key(key) is None:
+                found = (False, None)
+            else:
+                try:
+                    entity = self._entity_in(key)
+                    found = (entity is None, entity)
+                except Exception:  # noqa: BLE001 - a key that cannot be analysed is not known to be plain
+                    found = (False, None)
+            self._key_cache[key] = found
         return found
+
+    def _entity_in(self, key: str) -> str | None:
+        # A key can have the shape of a name in code and still be data: a map keyed by user names or
+        # tokens. Each distinct key is read once (keys repeat in every span), by every recognizer but NER,
+        # which finds nothing in lower-case words joined by dots (the name lists do: `elena.vasquez`).
+        # Both readings in one text, on two lines: no detection spans a line break.
+        found = self._analyzer.analyze_without_ner(f"{key}\n{_KEY_SEPARATORS.sub(' ', key)}")
+        return max(found, key=lambda detection: detection.score).entity if found else None
 
     def _exempt_parent(self, key: str) -> bool:
         found = self._parent_cache.get(key)

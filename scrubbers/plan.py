@@ -222,6 +222,19 @@ class PlanBuilder:
             return Plan(whole, self.state.leaves, len(text))
         return Plan(self._prose_leaf(text, fixed), self.state.leaves, len(text))
 
+    def key(self, name: str) -> Plan:
+        """The plan of an object key that is not a plain name in code (see `_key_leaf`)."""
+        self.state = PlanState()
+        return Plan(self._key_leaf(name), self.state.leaves, len(name))
+
+    def _key_leaf(self, name: str) -> Hole:
+        # A key in the shape of a name in code that holds something personal (`elena.vasquez`,
+        # `ssn_512447723`) is one value, replaced whole; any other key that is no such name is text.
+        entity = self.rules.key_entity(name)
+        if entity is not None:
+            return self._leaf(WHOLE, name, entity=entity)
+        return self._prose_leaf(*_valid_unicode(name))
+
     def _leaf(self, kind: int, text: str, **options: Any) -> Hole:
         leaves = self.state.leaves
         leaves.append(Leaf(kind, text, self.analyzer, **options))
@@ -273,8 +286,8 @@ class PlanBuilder:
         keys: dict[Any, Hole] = {}
         for k, v in value.items():
             name = k if type(k) is str else str(k)
-            if not rules.plain_key(name):  # a key that is not a code-defined name is text: scrubbed
-                keys[k] = self._prose_leaf(*_valid_unicode(name))
+            if not rules.plain_key(name):  # a key that is not a code-defined name: scrubbed
+                keys[k] = self._key_leaf(name)
             if node.schema and name in SCHEMA_LABELS and type(v) is str and depth <= self.policy.max_depth:
                 walked[k] = v  # a field's type, title, description: kept as written
             else:

@@ -130,18 +130,20 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
             rewritten.add(len(records))
         spans += codec.count_spans(item)
         records.append(item)
-    slots, misfits = [], 0
+    slots, plain_keys, misfits = [], [], 0
     for position, record in enumerate(records):
         if record.raw is REDACTED_LINE:
             continue
         for slot, path in codec.slots(record):
             if slot.field is not None:
                 if slot.value == "" or engine.is_structure(slot.field, slot.value):
+                    if slot.field == "key":
+                        plain_keys.append((position, slot, path))
                     continue
                 misfits += 1
             slots.append((position, slot, path))
-    items = [(_context(contexts, slot.trace_id, job, engine), slot.key, slot.value)
-             for _, slot, path in slots]
+    items = [(_context(contexts, slot.trace_id, job, engine),
+              engine.object_key if slot.field == "key" else slot.key, slot.value) for _, slot, path in slots]
     # Learn first: every value found anywhere in the block is known to its trace's context before
     # any string is written, so a name detected late (the user's message) is also caught where it
     # came earlier (the root span's output).
@@ -159,6 +161,22 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
             counts.misfits_redacted += 1
         if replacement != slot.value:
             changes.setdefault(position, []).append((path, replacement, slot.form))
+    # The output check on the plain keys, once per key and trace (the same keys come back in every span):
+    # a key in the shape of a name in code that is a value of this trace (a map keyed by user names) is
+    # written as the value's placeholder, or redacted where it is not found as such.
+    key_outputs: dict[tuple[str | None, str], str | None] = {}
+    for position, slot, path in plain_keys:
+        seen = (slot.trace_id, slot.value)
+        if seen not in key_outputs:
+            ctx = _context(contexts, slot.trace_id, job, engine)
+            replacement = None
+            if engine.leaks(slot.value, ctx):
+                replacement = engine.scrub_text(slot.value, ctx, counts=counts)
+                replacement = engine.redacted if replacement == slot.value else replacement
+            key_outputs[seen] = replacement
+        if key_outputs[seen] is not None:
+            changes.setdefault(position, []).append((path, key_outputs[seen], slot.form))
+            counts.output_check_redacted += 1
     # The records were decoded for this block alone: rewrite their documents in place.
     scrubbed = [codec.rewrite(record, changes.get(position, []), in_place=True, force=position in rewritten)
                 for position, record in enumerate(records)]

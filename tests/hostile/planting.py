@@ -127,11 +127,48 @@ def string_paths(node: Any, path: tuple = ()) -> Iterator[tuple]:
         yield path
 
 
+def object_paths(node: Any, path: tuple = ()) -> Iterator[tuple]:
+    """The path of every JSON object in a document (the document itself included), in document order."""
+    if isinstance(node, dict):
+        yield path
+        for key, value in node.items():
+            yield from object_paths(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from object_paths(value, (*path, index))
+
+
+def _replace_at(doc: Any, path: tuple, carrier: Any) -> None:
+    target = doc
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = carrier
+
+
+def _add_member(doc: Any, path: tuple, member: tuple[str, Any]) -> None:
+    target = doc
+    for step in path:
+        target = target[step]
+    target[member[0]] = member[1]
+
+
 def plant_every_string_path(sources: list[Path], carriers: dict[str, str], folder: Path,
                             documents: int = 3) -> dict[tuple, Path]:
     """A copy of each JSON export per distinct string path (list indices folded) of its first
     `documents` documents and per carrier, with that string replaced by the carrier; by
     (export name, path, carrier kind)."""
+    return _plant_each(sources, carriers, folder, documents, string_paths, _replace_at)
+
+
+def plant_every_object_path(sources: list[Path], members: dict[str, tuple[str, Any]], folder: Path,
+                            documents: int = 3) -> dict[tuple, Path]:
+    """Like `plant_every_string_path`, with a (key, value) member added to each distinct object instead."""
+    return _plant_each(sources, members, folder, documents, object_paths, _add_member)
+
+
+def _plant_each(sources: list[Path], carriers: dict[str, Any], folder: Path, documents: int,
+                paths_of: Callable[[Any], Iterator[tuple]], put: Callable[[Any, tuple, Any], None]
+                ) -> dict[tuple, Path]:
     made: dict[tuple, Path] = {}
     for source in sources:
         text = source.read_text()
@@ -140,17 +177,14 @@ def plant_every_string_path(sources: list[Path], carriers: dict[str, str], folde
                 else [json.loads(text)])
         shapes: set[tuple] = set()
         for number, doc in enumerate(docs[:documents]):
-            for path in string_paths(doc):
+            for path in paths_of(doc):
                 shape = tuple("#" if isinstance(step, int) else step for step in path)
                 if shape in shapes:
                     continue
                 shapes.add(shape)
                 for kind, carrier in carriers.items():
                     copy = json.loads(json.dumps(doc))
-                    target = copy
-                    for step in path[:-1]:
-                        target = target[step]
-                    target[path[-1]] = carrier
+                    put(copy, path, carrier)
                     written = [*docs[:number], copy, *docs[number + 1:]]
                     planted = made[(source.name, shape, kind)] = folder / f"{len(made):05d}-{source.name}"
                     body = "\n".join(map(json.dumps, written)) + "\n" if lines else json.dumps(copy)

@@ -229,6 +229,21 @@ def json_slots(value: Any, key: str | None, path: Path, owner: tuple) -> Iterato
             yield StringSlot(*owner, None, name, field="key", form="key"), (*path, name)
 
 
+def named_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    """`json_slots` for a value whose members take their key from where they sit (`input.0.role`), as the
+    console exporter's nested attributes and Langfuse's content read: every string, number and key of
+    it is offered (a key may be a name, a number under `ssn` is personal)."""
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from named_slots(item, f"{key}.{index}", (*path, index), owner)
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            yield from named_slots(item, f"{key}.{name}", (*path, name), owner)
+            yield StringSlot(*owner, None, str(name), field="key", form="key"), (*path, name)
+    else:
+        yield from json_slots(value, key, path, owner)
+
+
 def set_at(root: Any, path: Path, value: Any) -> None:
     """Set the value at `path` (dict keys / list indices, or protobuf field names / repeated indices)."""
     target = root

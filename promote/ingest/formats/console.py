@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
-from promote.ingest.formats.base import JsonCodec, Path, StringSlot, json_slots, norm_id, note, safe_id
+from promote.ingest.formats.base import (JsonCodec, Path, StringSlot, json_slots, named_slots, norm_id, note,
+                                         safe_id)
 from promote.trace_model import Skipped, Span
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -128,8 +129,8 @@ def _object_slots(
                 field = member if member in _CONTEXT_FIELDS else None
                 if field and isinstance(item, str):
                     yield StringSlot(*owner, None, item, field=field), (*here, member)
-                else:
-                    yield from json_slots(item, None, (*here, member), owner)
+                else:  # under its own name: a number under `ssn` is personal
+                    yield from json_slots(item, member, (*here, member), owner)
                     if not field:
                         yield StringSlot(*owner, None, member, field="key", form="key"), (*here, member)
         elif role == "status" and isinstance(value, dict):
@@ -194,17 +195,5 @@ _ADK_DEV_FIELDS = {"trace_id": "trace_id", "span_id": "span_id", "parent_span_id
 
 def _dict_slots(values: dict, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
     for key, value in values.items():
-        yield from _value_slots(value, str(key), (*path, key), owner)
+        yield from named_slots(value, str(key), (*path, key), owner)
         yield StringSlot(*owner, None, str(key), field="key", form="key"), (*path, key)
-
-
-def _value_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _value_slots(item, f"{key}.{index}", (*path, index), owner)
-    elif isinstance(value, dict):
-        for name, item in value.items():
-            yield from _value_slots(item, f"{key}.{name}", (*path, name), owner)
-            yield StringSlot(*owner, None, str(name), field="key", form="key"), (*path, name)
-    else:
-        yield from json_slots(value, key, path, owner)

@@ -137,7 +137,7 @@ class JaegerCodec(JsonCodec):
                         StringSlot(*trace_owner, None, pid, field="processID", form="key"),
                         (*trace_path, "processes", pid),
                     )
-                    yield from _process_slots(process, (*trace_path, "processes", pid), trace_owner)
+                    yield from _process_slots(process, pid, (*trace_path, "processes", pid), trace_owner)
             elif processes is not None:
                 yield from json_slots(processes, None, (*trace_path, "processes"), trace_owner)
             spans = trace.get("spans")
@@ -165,7 +165,7 @@ class JaegerCodec(JsonCodec):
                         yield from json_slots(ref, None, ref_path, span_owner)
                 yield from _tag_slots(span.get("tags"), (*path, "tags"), owner, "span")
                 if "process" in span:
-                    yield from _process_slots(span["process"], (*path, "process"),
+                    yield from _process_slots(span["process"], "process", (*path, "process"),
                                               owner[:1] + (None, None, "resource"))
                 logs = span.get("logs")
                 for log_index, log in enumerate(logs if isinstance(logs, list) else ()):
@@ -204,9 +204,9 @@ def _unknown(
             yield StringSlot(*owner, None, name, field="key", form="key"), (*path, name)
 
 
-def _process_slots(process: Any, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
-    if not isinstance(process, dict):
-        yield from json_slots(process, None, path, owner)
+def _process_slots(process: Any, pid: str, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
+    if not isinstance(process, dict):  # not a process: a value under its id, which may be a personal key
+        yield from json_slots(process, pid, path, owner)
         return
     yield from _unknown(process, ("serviceName", "tags"), path, owner)
     if "serviceName" in process:

@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from promote.ingest.formats.base import JsonCodec, Path, StringSlot, json_slots, note, safe_id
+from promote.ingest.formats.base import JsonCodec, Path, StringSlot, json_slots, named_slots, note, safe_id
 from promote.ingest.formats.console import iso_to_ns
 from promote.trace_model import Skipped, Span, SpanEvent
 
@@ -164,7 +164,7 @@ class LangfuseCodec(JsonCodec):
         root = (trace_id, None, None, "resource")
         trace_fields = (*_TRACE_FIELDS.items(), ("metadata", "langfuse.trace.metadata"), ("tags", "tag.tags"))
         for field, key in trace_fields:
-            yield from _value_slots(trace.get(field), key, (*base, field), root)
+            yield from named_slots(trace.get(field), key, (*base, field), root)
         yield from _rest(trace, {field for field, _ in trace_fields} | {"observations"}, base, root)
         if trace is not doc:
             yield from _rest(doc, {"trace", "observations"}, (), root)
@@ -175,25 +175,25 @@ class LangfuseCodec(JsonCodec):
                 continue
             owner = (trace_id, hex_id(item.get("id"), 8), item.get("name"), "span")
             for field, key in _CONTENT_FIELDS.items():
-                yield from _value_slots(item.get(field), key, (*path, field), owner)
+                yield from named_slots(item.get(field), key, (*path, field), owner)
             yield from _rest(item, {*_CONTENT_FIELDS, "metadata"}, path, owner)
             metadata = item.get("metadata")
             if not isinstance(metadata, dict):
-                yield from _value_slots(metadata, "langfuse.observation.metadata", (*path, "metadata"), owner)
+                yield from named_slots(metadata, "langfuse.observation.metadata", (*path, "metadata"), owner)
                 continue
             for name, value in metadata.items():
-                if name == "attributes" and isinstance(value, dict):
+                yield StringSlot(*owner, None, str(name), field="key", form="key"), (*path, "metadata", name)
+                if name in ("attributes", "resourceAttributes") and isinstance(value, dict):
+                    here = owner if name == "attributes" else (trace_id, None, None, "resource")
                     for key, attribute in value.items():
-                        yield from _value_slots(attribute, str(key), (*path, "metadata", name, key), owner)
-                elif name == "resourceAttributes" and isinstance(value, dict):
-                    for key, attribute in value.items():
-                        yield from _value_slots(attribute, str(key), (*path, "metadata", name, key),
-                                                (trace_id, None, None, "resource"))
+                        yield from named_slots(attribute, str(key), (*path, "metadata", name, key), here)
+                        yield StringSlot(*here, None, str(key), field="key", form="key"), (
+                            *path, "metadata", name, key)
                 elif name == "scope":  # the tracer's name and version: text with no key rule
                     yield from json_slots(value, None, (*path, "metadata", name), owner)
                 else:
                     key = f"langfuse.observation.metadata.{name}"
-                    yield from _value_slots(value, key, (*path, "metadata", name), owner)
+                    yield from named_slots(value, key, (*path, "metadata", name), owner)
 
 
 # Fields Langfuse itself writes (ids, times, kinds, names, versions, costs): scrubbed as text with no key
@@ -230,14 +230,3 @@ def _ns(value: Any) -> int | None:
 def _metadata(item: dict) -> dict[str, Any]:
     metadata = item.get("metadata")
     return metadata if isinstance(metadata, dict) else {}
-
-
-def _value_slots(value: Any, key: str, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
-    if isinstance(value, str):
-        yield StringSlot(*owner, key, value), path
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _value_slots(item, f"{key}.{index}", (*path, index), owner)
-    elif isinstance(value, dict):
-        for name, item in value.items():
-            yield from _value_slots(item, f"{key}.{name}", (*path, name), owner)
