@@ -24,8 +24,6 @@ digits of numbering: `<SSN_512447723>` is a value dressed up as a placeholder, n
 _DIGIT_ENTITIES = {"PHONE_NUMBER", "US_SSN", "CREDIT_CARD", "US_BANK_NUMBER", "ABA_ROUTING_NUMBER"}
 _TITLES = regex.compile(r"^(?:mr|mrs|ms|miss|mx|dr|prof)\.?\s+", regex.IGNORECASE)
 _EDGE_PUNCTUATION = " \t\r\n.,;:!?\"'()[]{}<>"
-_JOINED_WORDS = regex.compile(r"[^\W\d_]{2,}(?:[._-][^\W\d_]{2,})+")
-"""Lower-case words joined the way names are in code and log-ins (`elena.vasquez`, `greg_hallman`)."""
 
 
 def normalise(entity: str, value: str) -> str:
@@ -136,11 +134,8 @@ class ScrubContext:
             return
         if detected and entity == PERSON and len(surface.split()) < 2:
             return
-        if not any(ch.isdigit() or ch.isupper() or ch == "@" for ch in surface) and (
-                detected or not _JOINED_WORDS.fullmatch(surface)):
-            # all-lowercase words ("string", "checking") are not worth a trace-wide deny entry; words
-            # joined like a log-in (`elena.vasquez`) under a personal key or as a personal key are
-            return
+        if not any(ch.isdigit() or ch.isupper() or ch == "@" for ch in surface):
+            return  # all-lowercase words ("string", "checking") are not worth a trace-wide deny entry
         if surface not in self._known:
             self._add_known(surface, entity, False)
         if entity != PERSON:

@@ -112,8 +112,9 @@ class KeyRules:
         return self._read_key(key)[0]
 
     def key_entity(self, key: str) -> str | None:
-        """What was found in a key with the shape of a name in code (`elena.vasquez`: PERSON, `sk-proj-…`:
-        SECRET): such a key is replaced whole. None for a plain key and for a key of any other shape."""
+        """What was found in a key of one token (`elena.vasquez`, `Elena.Vasquez`: PERSON, `sk-proj-…`:
+        SECRET): such a key is one value, replaced whole. None for a plain key, for a key in which
+        nothing was found and for a key with spaces (text: scrubbed as prose)."""
         return self._read_key(key)[1]
 
     def _read_key(self, key: str) -> tuple[bool, str | None]:
@@ -121,12 +122,12 @@ class KeyRules:
         if found is None:
             if len(self._key_cache) > 50_000:
                 self._key_cache.clear()
-            if self._plain_key(key) is None:
+            if not key or any(ch.isspace() for ch in key):
                 found = (False, None)
             else:
                 try:
                     entity = self._entity_in(key)
-                    found = (entity is None, entity)
+                    found = (entity is None and self._plain_key(key) is not None, entity)
                 except Exception:  # noqa: BLE001 - a key that cannot be analysed is not known to be plain
                     found = (False, None)
             self._key_cache[key] = found
@@ -135,7 +136,7 @@ class KeyRules:
     def _entity_in(self, key: str) -> str | None:
         # A key can have the shape of a name in code and still be data: a map keyed by user names or
         # tokens. Each distinct key is read once (keys repeat in every span), by every recognizer but NER,
-        # which finds nothing in lower-case words joined by dots (the name lists do: `elena.vasquez`).
+        # which finds nothing in words joined by dots (the name lists do: `elena.vasquez`).
         # Both readings in one text, on two lines: no detection spans a line break.
         found = self._analyzer.analyze_without_ner(f"{key}\n{_KEY_SEPARATORS.sub(' ', key)}")
         return max(found, key=lambda detection: detection.score).entity if found else None

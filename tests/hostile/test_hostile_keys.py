@@ -89,9 +89,10 @@ def test_a_user_name_key_of_langfuse_content_becomes_its_placeholder(tmp_path: P
 
 def test_a_personal_key_of_a_value_is_replaced_whole_and_known_to_the_trace(engine) -> None:
     """What `traces` and `draft` scrub (tool arguments and results as values): the key becomes its
-    entity's placeholder, and the trace then knows the value wherever else it is written."""
+    entity's placeholder, and the trace then knows the value wherever else it is written (one with a
+    capital or a digit: all-lower-case values are not denied trace-wide, `ScrubContext.remember`)."""
     ctx = engine.new_context()
-    scrubbed = engine.scrub_value({"reviewers": {"elena.vasquez": {"role": "manager"}}}, ctx, key="result")
+    scrubbed = engine.scrub_value({"reviewers": {"Elena.Vasquez": {"role": "manager"}}}, ctx, key="result")
     (placeholder,) = scrubbed["reviewers"]
     assert placeholder.startswith("<PERSON_") and scrubbed["reviewers"][placeholder] == {"role": "manager"}
-    assert engine.scrub_text("ask elena.vasquez first", ctx) == f"ask {placeholder} first"
+    assert engine.scrub_text("ask Elena.Vasquez first", ctx) == f"ask {placeholder} first"
