@@ -96,3 +96,17 @@ def test_a_personal_key_of_a_value_is_replaced_whole_and_known_to_the_trace(engi
     (placeholder,) = scrubbed["reviewers"]
     assert placeholder.startswith("<PERSON_") and scrubbed["reviewers"][placeholder] == {"role": "manager"}
     assert engine.scrub_text("ask Elena.Vasquez first", ctx) == f"ask {placeholder} first"
+
+
+def test_code_names_of_producer_exports_stay(tmp_path: Path) -> None:
+    """The other side: what code names stays where it is. A rule that denied lower-case joined words
+    trace-wide once turned `/srv/hr-policy-advisor/` into a person and redacted `service.name`, and took
+    the `gcp.vertex.agent` of `gcp.vertex.agent.session_id` keys for one."""
+    producers = TRACES / "producers"
+    sources = [producers / "monocle-adk.carryover.json", producers / "langfuse-otel.tool_error.json"]
+    out = tmp_path / "out"
+    scrub_exports([str(path) for path in sources], str(out), ScrubOptions(workers=1))
+    monocle = (out / sources[0].name).read_text()
+    assert '"service.name": "hr-policy-advisor"' in monocle and "/srv/hr-policy-advisor/.venv/" in monocle
+    langfuse = (out / sources[1].name).read_text()
+    assert '"gcp.vertex.agent.session_id"' in langfuse and '"gen_ai.system": "gcp.vertex.agent"' in langfuse
