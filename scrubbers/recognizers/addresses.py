@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import regex
-from presidio_analyzer import LocalRecognizer, RecognizerResult
 
+from scrubbers.recognizers.base import OneEntityRecognizer
 from scrubbers.recognizers.lexicon import lexicon
 
 ENTITY = "STREET_ADDRESS"
@@ -103,23 +103,17 @@ _DIGIT = regex.compile(r"\d")
 _LATIN_WORDS = regex.compile(r"[ \t]+[a-z]{2,}\b.*", regex.DOTALL)
 
 
-class InternationalAddressRecognizer(LocalRecognizer):
+class InternationalAddressRecognizer(OneEntityRecognizer):
     """STREET_ADDRESS lines as described in the module docstring."""
+
+    ENTITY = ENTITY
+    NAME = "international address"
 
     def __init__(self) -> None:
         self.places = lexicon().places
-        super().__init__(supported_entities=[ENTITY], name="international address", supported_language="en")
+        super().__init__()
 
-    def load(self) -> None:
-        pass
-
-    def analyze(  # type: ignore[override]
-            self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
-        if ENTITY not in entities:
-            return []
-        return [RecognizerResult(ENTITY, s, e, score) for s, e, score in self._spans(text)]
-
-    def _spans(self, text: str) -> Iterator[tuple[int, int, float]]:
+    def spans(self, text: str) -> Iterator[tuple[int, int, float]]:
         if any(ch.isdigit() for ch in text):
             for m in _STREET.finditer(text):
                 if not any(ch.isdigit() for ch in m.group()):

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import regex
-from presidio_analyzer import LocalRecognizer, RecognizerResult
 
+from scrubbers.recognizers.base import OneEntityRecognizer
 from scrubbers.recognizers.cues import _CASELESS, CueNames
 from scrubbers.recognizers.lexicon import Lexicon, lexicon
 
@@ -108,8 +108,11 @@ _SECOND_PERSON = frozenset("you your you're you've you'll yours here thanks than
                            "welcome sorry good great".split())
 
 
-class NameRecognizer(LocalRecognizer):
+class NameRecognizer(OneEntityRecognizer):
     """Names by the name lists and structure (see the module docstring); one instance per analyzer."""
+
+    ENTITY = ENTITY
+    NAME = "name gazetteer"
 
     def __init__(self, not_names: list[str] = (), places_are_names: bool = False,
                  roles: list[str] = ()) -> None:
@@ -117,24 +120,19 @@ class NameRecognizer(LocalRecognizer):
         self.not_names = frozenset(not_names)
         self.places_are_names = places_are_names
         self.cues = CueNames(self.lexicon, roles, self.not_names)
-        super().__init__(supported_entities=[ENTITY], name="name gazetteer", supported_language="en")
+        super().__init__()
 
-    def load(self) -> None:  # the lexicon is loaded (and shared) in __init__
-        pass
-
-    def analyze(  # type: ignore[override]
-            self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
-        if ENTITY not in entities:
-            return []
-        found = {}
-        for start, end, score in self._spans(text):
+    def spans(self, text: str) -> list[tuple[int, int, float]]:
+        """Each span once, with the best score any reading gave it."""
+        found: dict[tuple[int, int], float] = {}
+        for start, end, score in self._candidates(text):
             if text[start:end] in self.not_names:
                 continue
             if found.get((start, end), 0) < score:
                 found[(start, end)] = score
-        return [RecognizerResult(ENTITY, s, e, score) for (s, e), score in found.items()]
+        return [(start, end, score) for (start, end), score in found.items()]
 
-    def _spans(self, text: str) -> Iterator[tuple[int, int, float]]:
+    def _candidates(self, text: str) -> Iterator[tuple[int, int, float]]:
         yield from self._full_names(text)
         yield from self._cued_names(text)
         yield from self._lower_case(text)

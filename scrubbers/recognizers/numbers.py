@@ -12,12 +12,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-
 from functools import lru_cache
 
 import phonenumbers
 import regex
-from presidio_analyzer import LocalRecognizer, RecognizerResult
+
+from scrubbers.recognizers.base import Found, OwnRecognizer
 
 _CARD_CUE = regex.compile(
     r"(?i:\b(?:card|cc|visa|mastercard|master\s+card|amex|american\s+express|discover|maestro|jcb|diners|"
@@ -72,32 +72,27 @@ def _is_epoch(digits: str) -> bool:
     return any(low <= value <= high for low, high in _EPOCH_RANGES)
 
 
-class InternationalValueRecognizer(LocalRecognizer):
+class InternationalValueRecognizer(OwnRecognizer):
     """CREDIT_CARD, IBAN_CODE and PHONE_NUMBER in the forms of the module docstring."""
+
+    ENTITIES = ("CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER")
+    NAME = "international values"
 
     def __init__(self, *, regions: list[str], cards_after_cue: tuple[int, int] = (12, 19), luhn: bool = True,
                  iban: bool = True, phones: bool = True) -> None:
         self.regions = [r.upper() for r in regions] or ["US"]
         self.cue_digits = cards_after_cue
         self.luhn, self.iban, self.phones = luhn, iban, phones
-        super().__init__(supported_entities=["CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER"],
-                         name="international values", supported_language="en")
+        super().__init__()
 
-    def load(self) -> None:
-        pass
-
-    def analyze(  # type: ignore[override]
-            self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
-        wanted = set(entities)
-        found = []
+    def find(self, text: str, wanted: frozenset[str]) -> Iterator[Found]:
         if "CREDIT_CARD" in wanted:
-            found += [RecognizerResult("CREDIT_CARD", s, e, score) for s, e, score in self._cards(text)]
+            yield from (("CREDIT_CARD", s, e, score) for s, e, score in self._cards(text))
         if self.iban and "IBAN_CODE" in wanted:
-            found += [RecognizerResult("IBAN_CODE", m.start("iban"), m.end("iban"), 0.9)
-                      for m in _IBAN.finditer(text) if iban_valid(m.group("iban"))]
+            yield from (("IBAN_CODE", m.start("iban"), m.end("iban"), 0.9)
+                        for m in _IBAN.finditer(text) if iban_valid(m.group("iban")))
         if self.phones and "PHONE_NUMBER" in wanted:
-            found += [RecognizerResult("PHONE_NUMBER", s, e, score) for s, e, score in self._phones(text)]
-        return found
+            yield from (("PHONE_NUMBER", s, e, score) for s, e, score in self._phones(text))
 
     def _cards(self, text: str) -> Iterator[tuple[int, int, float]]:
         low, high = self.cue_digits

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import regex
-from presidio_analyzer import LocalRecognizer, RecognizerResult
 
+from scrubbers.recognizers.base import OneEntityRecognizer
 from scrubbers.recognizers.lexicon import lexicon
 
 ENTITY = "USER_NAME"
@@ -33,25 +33,21 @@ _DEPLOYMENT = regex.compile(r"(?<=/deployments/)(?P<name>[^/?#\s\"']+)", regex.I
 _PARTS = regex.compile(r"[A-Za-z\p{L}]+")
 
 
-class PathUserRecognizer(LocalRecognizer):
+class PathUserRecognizer(OneEntityRecognizer):
     """USER_NAME in home paths and URLs (see the module docstring)."""
+
+    ENTITY = ENTITY
+    NAME = "user names in paths"
 
     def __init__(self, *, system_users: list[str] = (), home_paths: bool = True, urls: bool = True) -> None:
         self.system_users = frozenset(u.lower() for u in system_users)
         self.home_paths, self.urls = home_paths, urls
         self.lexicon = lexicon()
-        super().__init__(supported_entities=[ENTITY], name="user names in paths", supported_language="en")
+        super().__init__()
 
-    def load(self) -> None:
-        pass
-
-    def analyze(  # type: ignore[override]
-            self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
-        if ENTITY not in entities or ("/" not in text and "\\" not in text and "~" not in text):
-            return []
-        return [RecognizerResult(ENTITY, s, e, score) for s, e, score in self._spans(text)]
-
-    def _spans(self, text: str) -> Iterator[tuple[int, int, float]]:
+    def spans(self, text: str) -> Iterator[tuple[int, int, float]]:
+        if "/" not in text and "\\" not in text and "~" not in text:
+            return
         if self.home_paths:
             for m in _HOME.finditer(text):
                 user = m.group("user")

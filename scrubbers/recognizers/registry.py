@@ -4,10 +4,11 @@ text's detections."""
 from __future__ import annotations
 
 import regex
-from presidio_analyzer import EntityRecognizer, LocalRecognizer, RecognizerResult
+from presidio_analyzer import EntityRecognizer
 
 from scrubbers.policy import ScrubPolicy
 from scrubbers.recognizers.addresses import InternationalAddressRecognizer
+from scrubbers.recognizers.base import OneEntityRecognizer
 from scrubbers.recognizers.lexicon import lexicon
 from scrubbers.recognizers.names import NameRecognizer
 from scrubbers.recognizers.ner import FilteredSpacyRecognizer
@@ -116,20 +117,19 @@ def split_at_line_breaks(text: str, start: int, end: int) -> list[tuple[int, int
     return pieces
 
 
-class PlaceRecognizer(LocalRecognizer):
+class PlaceRecognizer(OneEntityRecognizer):
     """LOCATION: countries, cities and airports of the lexicon (strict geographic redaction only)."""
 
+    ENTITY = "LOCATION"
+    NAME = "places"
     _CANDIDATE = regex.compile(
         r"(?<![\w-])\p{Lu}[\p{L}\p{M}'’.-]*(?:[ \t]\p{Lu}[\p{L}\p{M}'’.-]*){0,3}(?![\w-])")
 
     def __init__(self) -> None:
         self.places = lexicon().places
-        super().__init__(supported_entities=["LOCATION"], name="places", supported_language="en")
+        super().__init__()
 
-    def load(self) -> None:
-        pass
-
-    def analyze(self, text, entities, nlp_artifacts=None):  # type: ignore[no-untyped-def, override]
+    def spans(self, text: str) -> list[tuple[int, int, float]]:
         found = []
         for m in self._CANDIDATE.finditer(text):
             words = m.group().split()
@@ -138,7 +138,7 @@ class PlaceRecognizer(LocalRecognizer):
                     candidate = " ".join(words[i:i + size])
                     if candidate in self.places:
                         start = m.start() + m.group().index(candidate)
-                        found.append(RecognizerResult("LOCATION", start, start + len(candidate), 0.7))
+                        found.append((start, start + len(candidate), 0.7))
                         break
                 else:
                     continue

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import regex
 import tldextract.tldextract as tld_module
-from presidio_analyzer import LocalRecognizer, RecognizerResult
+
+from scrubbers.recognizers.base import OneEntityRecognizer
 
 ENTITY = "EMAIL_ADDRESS"
 SCORE = 0.85
@@ -39,25 +40,22 @@ _SPELLED_DOT = regex.compile(rf"(?i){_DOT_WORD}")
 _CUE = regex.compile(r"(?i)\b(?:e-?mail|mail|contact|reach|write|address|inbox|mailbox)\b[^.!?\n]{0,30}$")
 
 
-class SpelledEmailRecognizer(LocalRecognizer):
+class SpelledEmailRecognizer(OneEntityRecognizer):
     """`EMAIL_ADDRESS` written out with "at" and "dot" or with spaces and brackets (module docstring)."""
+
+    ENTITY = ENTITY
+    NAME = "spelled-out e-mail"
 
     def __init__(self) -> None:
         self.suffixes = frozenset(s.lower() for s in tld_module.TLD_EXTRACTOR.tlds if "." not in s)
-        super().__init__(supported_entities=[ENTITY], name="spelled-out e-mail", supported_language="en")
+        super().__init__()
 
-    def load(self) -> None:
-        pass
-
-    def analyze(  # type: ignore[override]
-            self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
-        if ENTITY not in entities:
-            return []
+    def spans(self, text: str) -> list[tuple[int, int, float]]:
         if _AT_GATE.search(text) is None:
             return []
         # overlapped: "reach me at j.doe42{at}..." first matches "me at j.doe42", which is no address
-        return [RecognizerResult(ENTITY, m.start(), m.end(), SCORE)
-                for m in _SPELLED.finditer(text, overlapped=True) if self._address(text, m)]
+        return [(m.start(), m.end(), SCORE) for m in _SPELLED.finditer(text, overlapped=True)
+                if self._address(text, m)]
 
     def _address(self, text: str, m: regex.Match) -> bool:
         written = m.group()
