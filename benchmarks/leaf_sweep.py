@@ -28,8 +28,8 @@ from pathlib import Path
 
 from promote.batch.run import ScrubOptions, scrub_exports
 from tests.conftest import TRACES
-from tests.hostile.planting import (DIGITS, DISGUISES, MORE_VALUES, PERSONAL_PART, VALUES, leaked, output_text,
-                                    plant_every_object_path, plant_every_string_path)
+from tests.hostile.planting import (DIGITS, DISGUISES, MORE_VALUES, PERSONAL_PART, VALUES, leaked,
+                                    output_text, plant_every_object_path, plant_every_string_path)
 from tests.hostile.planting_records import plant_every_record_field
 
 CARRIERS = {

@@ -25,7 +25,8 @@ from scrubbers.detector import Detector
 from scrubbers.context import ScrubContext
 from scrubbers.joins import Joiner
 from scrubbers.output_check import OutputCheck
-from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder, fill
+from scrubbers.filling import fill
+from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder
 from scrubbers.policy import LoadedPolicy, load_policy
 from scrubbers.replacing import KNOWN_SCORE, Done, folded_words, rank, replace_found, replace_whole
 from scrubbers.report import ScrubReport, Tally
@@ -39,9 +40,8 @@ _SPLICED_SIGHTINGS = 4_096  # spliced values remembered (by hash) to tell the re
 
 Item = tuple[ScrubContext, "str | None", Any]
 OBJECT_KEY = "(object key)"
-"""The key of an item that is itself an object key of a record (one not plain, see `is_structure`),
-not a value under one: planned as a key (`PlanBuilder.key`). Compared by identity, so no attribute
-key that reads the same is taken for it."""
+"""The key of an item that is an object key of a record (not plain: `is_structure`), planned as a key
+(`PlanBuilder.key`); compared by identity, so no attribute key that reads the same is taken for it."""
 
 
 class Scrubbed(NamedTuple):
@@ -373,7 +373,7 @@ class ScrubEngine:
         texts: dict[str, None] = {}
         fresh = self._detector.fresh
         for plan in plans:
-            for leaf in _unsettled(plan) if plan is not None else ():
+            for leaf in plan.unsettled() if plan is not None else ():
                 if leaf.kind == PROSE and leaf.text not in fresh:
                     view = leaf.view
                     if view.text.strip():
@@ -389,14 +389,3 @@ class ScrubEngine:
     def _count_analysed(self) -> None:
         self._counts.unique_strings += 1
 
-
-def _unsettled(plan: Plan) -> Iterator[Leaf]:
-    """The leaves whose detections the plan will ask for: all, or once its dirty leaves are known, those."""
-    if plan.dirty is not None:
-        leaves = plan.leaves
-        yield from (leaves[index] for index in plan.dirty)
-    elif plan.parts is not None:
-        for _, part in plan.parts:
-            yield from _unsettled(part)
-    else:
-        yield from plan.leaves

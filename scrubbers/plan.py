@@ -4,8 +4,8 @@ How a value is scrubbed depends on its structure (JSON inside a string, keys tha
 schemas, depth) and on the trace (the placeholders and values known so far). The first part depends only
 on the value and its key, so it is worked out once here and shared: a `Plan` is the value's template,
 with a hole for every string leaf, and the list of those leaves in reading order. Applying the plan to a
-trace's context (in `engine`) decides each leaf's output; `fill` puts the outputs back, and a JSON string
-none of whose leaves changed comes back as it was, byte for byte, without being re-encoded.
+trace's context (in `engine`) decides each leaf's output; `scrubbers.filling` puts the outputs back, and
+a JSON string none of whose leaves changed comes back as it was, byte for byte, without being re-encoded.
 
 LLM spans repeat the whole conversation in every call, so the same strings come back many times: the
 engine caches plans by (key rule, text) and detections by text, so each unique text is decoded, walked
@@ -15,15 +15,15 @@ each new call repeats are shared too, and its plan's `parts` let per-trace work 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from itertools import accumulate, chain
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Iterator
+from itertools import chain
+from typing import TYPE_CHECKING, Any
 
 import regex
 
 from scrubbers.disguise import View, view_of
 from scrubbers.keyrules import NOWHERE, SCHEMA, SCHEMA_POSITIONS, KeyRules
-from scrubbers.splice import Member, Spliced, Splicer
+from scrubbers.splice import Splicer
 from scrubbers.structure import SCHEMA_LABELS, Encoder, decode
 
 if TYPE_CHECKING:
@@ -168,6 +168,17 @@ class Plan:
             else:
                 self._words = frozenset().union(*(leaf.words for leaf in self.leaves if leaf.kind == PROSE))
         return self._words
+
+    def unsettled(self) -> Iterator[Leaf]:
+        """The leaves whose detections it will ask for: all, or once its dirty leaves are known, those."""
+        if self.dirty is not None:
+            leaves = self.leaves
+            yield from (leaves[index] for index in self.dirty)
+        elif self.parts is not None:
+            for _, part in self.parts:
+                yield from part.unsettled()
+        else:
+            yield from self.leaves
 
 
 class PlanState:
@@ -320,83 +331,6 @@ class PlanBuilder:
         start = len(state.leaves)
         template = self.walk(decoded.value, None, None, depth + 1, position)
         return Nested(template, decoded.encode, text, start, len(state.leaves), decoded.rewrite)
-
-
-def fill(template: Any, leaves: list[Leaf], outputs: list[Any], on_error: Any, visited: Iterable[int],
-         filled: dict[Any, str]) -> Any:
-    """The template with every hole replaced by its output; `on_error()` answers a failed re-encode.
-
-    `visited` lists the only leaves whose output may differ from their text. Only the parts
-    with a changed leaf are rebuilt; the rest is the decoded original, shared. `filled` keeps the text of
-    changed members of spliced strings by their leaves' outputs: the history message that names the
-    user is rebuilt once per trace, not once per model call.
-    """
-    flags = bytearray(len(leaves))
-    for index in visited:
-        if outputs[index] is not leaves[index].text or leaves[index].kind == CONST:
-            flags[index] = 1
-    changed = [0, *accumulate(flags)]  # changed[i]: how many of the first i leaves changed
-    return _fill(template, _Filling(outputs, changed, on_error, filled), 0)
-
-
-class _Filling(NamedTuple):
-    outputs: list[Any]
-    changed: list[int]
-    on_error: Any
-    filled: dict[Any, str]
-
-
-def _fill(template: Any, run: _Filling, base: int) -> Any:
-    # `base`: where the leaves of the plan `template` belongs to start (a shared member plan counts its
-    # leaves from 0).
-    kind = type(template)
-    if kind is Hole:
-        return run.outputs[base + template.index]
-    if kind is Sub:
-        if run.changed[base + template.end] == run.changed[base + template.start]:
-            return template.original
-        node = template.node
-        if type(node) is dict:
-            keys = template.keys
-            if keys is None:
-                return {k: _fill(v, run, base) for k, v in node.items()}
-            return {(_fill(keys[k], run, base) if k in keys else k): _fill(v, run, base)
-                    for k, v in node.items()}
-        walked = [_fill(v, run, base) for v in node]
-        return walked if type(template.original) is list else type(template.original)(walked)
-    if kind is Nested:
-        if run.changed[base + template.end] == run.changed[base + template.start] and not template.rewrite:
-            return template.original
-        try:
-            return template.encode(_fill(template.template, run, base))
-        except (ValueError, TypeError, RecursionError):
-            return run.on_error()
-    if kind is Spliced:
-        if run.changed[base + template.end] == run.changed[base + template.start]:
-            return template.original
-        try:
-            # the text between members is most pieces: taken as it is, without a call
-            return "".join([piece if type(piece) is str else _fill_piece(piece, run, base)
-                            for piece in template.pieces])
-        except (ValueError, TypeError, RecursionError):
-            if template.whole:
-                return run.on_error()
-            raise
-    return template
-
-
-def _fill_piece(piece: Any, run: _Filling, base: int) -> str:
-    if type(piece) is Member:
-        start = base + piece.offset
-        end = start + len(piece.plan.leaves)
-        if run.changed[end] == run.changed[start]:
-            return piece.text
-        key = (piece.plan, tuple(run.outputs[start:end]))
-        text = run.filled.get(key)
-        if text is None:
-            text = run.filled[key] = piece.encode(_fill(piece.plan.template, run, start))
-        return text
-    return _fill(piece, run, base)
 
 
 def _valid_unicode(text: str) -> tuple[str, bool]:
