@@ -12,17 +12,8 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 import regex
-import spacy
-from presidio_analyzer import (
-    AnalyzerEngine,
-    EntityRecognizer,
-    Pattern,
-    PatternRecognizer,
-    RecognizerRegistry,
-    RecognizerResult,
-)
-from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
-from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts, SpacyNlpEngine
+from presidio_analyzer import Pattern, PatternRecognizer
+from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts
 from presidio_analyzer.predefined_recognizers import (
     AbaRoutingRecognizer,
     CreditCardRecognizer,
@@ -35,17 +26,22 @@ from presidio_analyzer.predefined_recognizers import (
     UsPassportRecognizer,
     UsSsnRecognizer,
 )
-from spacy.tokens import Doc
 
 from scrubbers.context import PLACEHOLDER
 from scrubbers.gates import gate_recognizers
 from scrubbers.policy import ScrubPolicy
+from scrubbers.presidio_engine import (
+    GroupedAnalyzerEngine,
+    InPlaceContextEnhancer,
+    LazyArtifacts,
+    NerOnlySpacyEngine,
+    SettledRegistry,
+)
 from scrubbers.recognizers.registry import Refiner, build_recognizers
 from scrubbers.structure import normalise_key
 
 LANGUAGE = "en"
 BLOB = "BLOB"
-_RECOGNIZER_ID = RecognizerResult.RECOGNIZER_IDENTIFIER_KEY
 VOCABULARY_RELOAD_TEXTS = 20_000
 """Texts analysed through `nlp.pipe` before the model is reloaded (see `Analyzer._fresh_vocabulary`)."""
 
@@ -85,144 +81,17 @@ class Detection(NamedTuple):
     score: float
 
 
-class _NerOnlySpacyEngine(SpacyNlpEngine):
-    """spaCy with only `ner` running (1.9x faster, same PERSON results, presidio.md section 1).
-
-    Without the lemmatizer `token.lemma_` is empty, which silently turns off Presidio's context words
-    ("license", "passport" near a number); lower-cased token text stands in for the lemma.
-    """
-
-    def load(self) -> None:
-        self.nlp = {}
-        for model in self.models:
-            name = model["model_name"]
-            try:
-                nlp = spacy.load(name)
-            except OSError:
-                raise ValueError(
-                    f"spaCy model {name!r} is not installed (install its package, or set "
-                    "PROMOTE_SPACY_MODEL / the policy's spacy_model to an installed model)"
-                ) from None
-            # A transformer pipeline's ner listens to the `transformer` component: keep it.
-            keep = {"ner", "transformer", "curated_transformer"}
-            for pipe in list(nlp.pipe_names):
-                if pipe not in keep:
-                    nlp.disable_pipe(pipe)
-            self.nlp[model["lang_code"]] = nlp
-
-    def _doc_to_nlp_artifact(self, doc: Doc, language: str) -> NlpArtifacts:
-        entities, scores = self._get_updated_entities(
-            self._get_entities(doc), self._get_scores_for_entities(doc))
-        return _LazyArtifacts(entities, doc, self, language, scores)
-
-
-class _LazyArtifacts(NlpArtifacts):
-    """Presidio's artifacts with token offsets, lemmas and keywords worked out when first read.
-
-    Only the context step reads them, for a text where a recognizer with context words found something:
-    most texts never need them, and the keywords look every token up in the vocabulary (which also
-    grows it). The same values as `NlpArtifacts` computes, on first use.
-    """
-
-    def __init__(self, entities: list, doc: Doc, engine: SpacyNlpEngine, language: str,
-                 scores: list[float] | None):
-        self.entities, self.tokens, self.nlp_engine, self.language = entities, doc, engine, language
-        self.scores = scores if scores else [0.85] * len(entities)
-        self._lemmas: list[str] | None = None
-        self._indices: list[int] | None = None
-        self._keywords: list[str] | None = None
-
-    @property  # type: ignore[override]
-    def lemmas(self) -> list[str]:
-        if self._lemmas is None:
-            self._lemmas = [token.lemma_ or token.lower_ for token in self.tokens]
-        return self._lemmas
-
-    @property  # type: ignore[override]
-    def tokens_indices(self) -> list[int]:
-        if self._indices is None:
-            self._indices = [token.idx for token in self.tokens]
-        return self._indices
-
-    @property  # type: ignore[override]
-    def keywords(self) -> list[str]:
-        if self._keywords is None:
-            self._keywords = self.set_keywords(self.nlp_engine, self.lemmas, self.language)
-        return self._keywords
-
-
-class _Owned(list):
-    """Results this analysis made and will not use again: a deep copy of them is the list itself."""
-
-    def __deepcopy__(self, memo: dict) -> list:
-        return list(self)
-
-
-class _InPlaceContextEnhancer(LemmaContextAwareEnhancer):
-    """Presidio deep-copies every result (with its explanation objects) before boosting scores by context
-    words. The results are fresh per call and never read again, so they are boosted in place."""
-
-    def enhance_using_context(  # type: ignore[override]
-            self, text, raw_results, nlp_artifacts, recognizers, context=None):
-        return super().enhance_using_context(text, _Owned(raw_results), nlp_artifacts, recognizers, context)
-
-
-class _GroupedAnalyzerEngine(AnalyzerEngine):
-    """Presidio's engine, with its per-recognizer context step grouped: Presidio splits the results
-    into "this recognizer's" and "the others'" for every recognizer (two passes over all results per
-    recognizer, about 40 here) only to hand them to `enhance_using_context`, which no recognizer of ours
-    overrides. Results are grouped once; a recognizer that keeps the default is skipped (the default
-    returns its own results unchanged). Same results, same order."""
-
-    def _enhance_using_context(  # type: ignore[no-untyped-def, override]
-            self, text, raw_results, nlp_artifacts, recognizers, context=None):
-        mine: dict[str, list] = {}
-        for result in raw_results:
-            mine.setdefault(result.recognition_metadata[_RECOGNIZER_ID], []).append(result)
-        results = []
-        for recognizer in recognizers:
-            own = mine.get(recognizer.id, [])
-            if type(recognizer).enhance_using_context is not EntityRecognizer.enhance_using_context:
-                others = [r for r in raw_results if r.recognition_metadata[_RECOGNIZER_ID] != recognizer.id]
-                own = recognizer.enhance_using_context(text=text, raw_recognizer_results=own,
-                                                       other_raw_recognizer_results=others,
-                                                       nlp_artifacts=nlp_artifacts, context=context)
-            results.extend(own)
-        return self.context_aware_enhancer.enhance_using_context(
-            text=text, raw_results=results, nlp_artifacts=nlp_artifacts, recognizers=recognizers,
-            context=context)
-
-
-class _SettledRegistry(RecognizerRegistry):
-    """Presidio asks the registry which recognizers serve the requested entities on every text; ours
-    does not change once set up, so each answer is worked out once (same list, same order)."""
-
-    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
-        self._answers: dict[tuple, list] = {}  # keyed with the recognizer count: adding one asks anew
-
-    def get_recognizers(  # type: ignore[no-untyped-def, override]
-            self, language=None, entities=None, all_fields=False, ad_hoc_recognizers=None):
-        if ad_hoc_recognizers:
-            return super().get_recognizers(language, entities, all_fields, ad_hoc_recognizers)
-        key = (language, tuple(entities) if entities else None, all_fields, len(self.recognizers))
-        answer = self._answers.get(key)
-        if answer is None:
-            answer = self._answers[key] = super().get_recognizers(language, entities, all_fields, None)
-        return answer
-
-
 class Analyzer:
     """The tuned analyzer of one policy; loads the spaCy model once."""
 
     def __init__(self, policy: ScrubPolicy, model_name: str):
         self.policy = policy
         ner_config = NerModelConfiguration(labels_to_ignore=policy.labels_to_ignore)
-        self.nlp_engine = _NerOnlySpacyEngine(
+        self.nlp_engine = NerOnlySpacyEngine(
             models=[{"lang_code": LANGUAGE, "model_name": model_name}], ner_model_configuration=ner_config
         )
         self.nlp_engine.load()
-        registry = _SettledRegistry(supported_languages=[LANGUAGE])
+        registry = SettledRegistry(supported_languages=[LANGUAGE])
         wanted = set(policy.entities)
         for recognizer in build_recognizers(policy):  # spaCy PERSON (filtered), names, international values
             registry.add_recognizer(recognizer)
@@ -237,9 +106,9 @@ class Analyzer:
                     )
                 )
         gate_recognizers(registry.recognizers)
-        self.engine = _GroupedAnalyzerEngine(registry=registry, nlp_engine=self.nlp_engine,
+        self.engine = GroupedAnalyzerEngine(registry=registry, nlp_engine=self.nlp_engine,
                                              supported_languages=[LANGUAGE],
-                                             context_aware_enhancer=_InPlaceContextEnhancer())
+                                             context_aware_enhancer=InPlaceContextEnhancer())
         supported = {entity for r in registry.recognizers for entity in r.supported_entities}
         self.entities = sorted(supported & wanted)
         self._pattern_recognizers = [r for r in registry.recognizers if isinstance(r, PatternRecognizer)]
@@ -302,7 +171,7 @@ class Analyzer:
         """Detections of every recognizer but NER (the text is tokenised, no model runs): for short texts
         in the shape of a name in code, such as object keys, where NER finds nothing and costs most."""
         doc = self.nlp_engine.nlp[LANGUAGE].make_doc(text)
-        artifacts = _LazyArtifacts([], doc, self.nlp_engine, LANGUAGE, None)
+        artifacts = LazyArtifacts([], doc, self.nlp_engine, LANGUAGE, None)
         return self._finish(text, self._presidio(text, artifacts))
 
     def analyze_batch(self, texts: list[str]) -> Iterator[tuple[str, list[Detection]]]:

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import regex
 
-from scrubbers.output_match import NumberMatcher, ValueMatcher
+from scrubbers.output_match import RUN_DIGITS, NumberMatcher, ValueMatcher
 
 PERSON = "PERSON"
 PLACEHOLDER = regex.compile(r"<[A-Z]{2}[A-Z_]*?_(?:\d{1,5}|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
@@ -206,7 +206,7 @@ class ScrubContext:
             if entity == PERSON and " " in folded:
                 forms |= {folded.replace(" ", "_"), folded.replace(" ", "."), folded.replace(" ", "")}
             digits = "".join(ch for ch in surface if ch.isdigit())
-            if entity in _DIGIT_ENTITIES and len(digits) >= 7:
+            if entity in _DIGIT_ENTITIES and len(digits) >= RUN_DIGITS:
                 numbers.add(digits)
         values = ValueMatcher(forms) if forms else None
         number_matcher = NumberMatcher(numbers) if numbers else None

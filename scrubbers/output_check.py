@@ -10,7 +10,7 @@ from __future__ import annotations
 from scrubbers.caches import SizedCache
 from scrubbers.context import ScrubContext
 from scrubbers.disguise import view_of
-from scrubbers.output_match import word_tokens
+from scrubbers.output_match import digit_runs, word_tokens
 
 CHECKED_MAX = 20_000
 """Output-check answers kept per trace (histories repeat in every model call)."""
@@ -23,8 +23,8 @@ class OutputCheck:
     through its disguises, base64 decoded, digits however separated. One per engine."""
 
     def __init__(self) -> None:
-        # (case-folded reading, its word tokens) of each text: its view and what its base64 decodes to;
-        # kept for texts every trace writes again (prompts, tool declarations)
+        # what `_read` reads off each text, kept for texts every trace writes again (prompts, tool
+        # declarations)
         self._readings = SizedCache(READ_CHARS, lambda text, readings: len(text))
 
     def leaks(self, text: str, ctx: ScrubContext) -> bool:
@@ -33,19 +33,23 @@ class OutputCheck:
             return False
         found = ctx.checked.get(text)
         if found is None:
-            found = (numbers is not None and numbers.search(text)) or (
-                values is not None
-                and any(values.search(reading, words) for reading, words in self._read(text)))
+            # what is read off a text is kept across traces: most texts written (tool declarations,
+            # prompts, placeholders numbered from 1 in every trace) are written by many traces
+            runs, readings = self._read(text)
+            found = (numbers is not None and numbers.search(text, runs)) or (
+                values is not None and any(values.search(reading, words) for reading, words in readings))
             if len(ctx.checked) > CHECKED_MAX:
                 ctx.checked.clear()
             ctx.checked[text] = found
         return found
 
-    def _read(self, text: str) -> tuple[tuple[str, frozenset[str]], ...]:
-        readings = self._readings.get(text)
-        if readings is None:
+    def _read(self, text: str) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, frozenset[str]], ...]]:
+        """The text's digit runs, and (case-folded reading, its word tokens) of its view and of what its
+        base64 decodes to."""
+        read = self._readings.get(text)
+        if read is None:
             view = view_of(text)
             folded = (view.text.casefold(), *(decoded.text.casefold() for decoded in view.decoded))
-            readings = tuple((reading, word_tokens(reading)) for reading in folded)
-            self._readings.put(text, readings)
-        return readings
+            read = (digit_runs(text), tuple((reading, word_tokens(reading)) for reading in folded))
+            self._readings.put(text, read)
+        return read

@@ -64,14 +64,19 @@ class NumberMatcher:
         self._numbers = sorted(set(numbers), key=len)
         self._chains = _chains_of_at_least(len(self._numbers[0]) if self._numbers else 1)
 
-    def search(self, text: str) -> bool:
-        """True when one of the numbers occurs in `text`."""
+    def search(self, text: str, runs: tuple[tuple[str, str], ...] | None = None) -> bool:
+        """True when one of the numbers occurs in `text` (`runs`: its `digit_runs`, when the caller keeps
+        them for a text it checks again and again; used only when every number is that long)."""
         if not self._numbers:
             return False
-        for chain in self._chains.finditer(text):
-            written = chain.group()
-            plain = _NOT_DIGIT.sub("", written)
-            if not any(number in plain for number in self._numbers):
+        shortest = len(self._numbers[0])
+        if runs is None or shortest < RUN_DIGITS:
+            runs = tuple((chain.group(), _NOT_DIGIT.sub("", chain.group()))
+                         for chain in self._chains.finditer(text))
+        for written, plain in runs:
+            # every chain of `shortest` digits or more is one run of `digit_runs` (a run is a maximal
+            # chain: at each digit one separator count at most leads on to a digit)
+            if len(plain) < shortest or not any(number in plain for number in self._numbers):
                 continue
             digits = [index for index, char in enumerate(written) if char.isdigit()]
             # a match may start (end) only at a digit with a separator, not a digit, before (after) it
@@ -84,6 +89,17 @@ class NumberMatcher:
                         return True
                     position = plain.find(number, position + 1)
         return False
+
+
+RUN_DIGITS = 7
+"""The fewest digits of a run `digit_runs` gives: the output check's numbers all have as many or more."""
+
+
+def digit_runs(text: str) -> tuple[tuple[str, str], ...]:
+    """(as written, its digits) of each chain of at least `RUN_DIGITS` digits in `text`, in order (digits
+    with at most two of `NumberMatcher`'s separators between neighbours)."""
+    return tuple((chain.group(), _NOT_DIGIT.sub("", chain.group()))
+                 for chain in _chains_of_at_least(RUN_DIGITS).finditer(text))
 
 
 def _chains_of_at_least(digits: int) -> re.Pattern:

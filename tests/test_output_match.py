@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scrubbers.output_match import NumberMatcher, ValueMatcher
+from scrubbers.output_match import NumberMatcher, ValueMatcher, digit_runs
 
 _PIECES = ["greg", "hallman", "greg.hallman@acme.io", "512", "44", "7723", "ann", "x", "é", "ß", "_", "@",
            ".", "+", "-", " ", "\n", "(", ")", "/", "1", "0"]
@@ -58,3 +58,27 @@ def test_value_matcher_agrees_with_the_regex(text: str, forms: list[str]) -> Non
        st.lists(st.text(alphabet="123", min_size=1, max_size=6), min_size=1, max_size=3))
 def test_number_matcher_agrees_with_the_regex(text: str, numbers: list[str]) -> None:
     assert NumberMatcher(numbers).search(text) == (_numbers_regex(numbers).search(text) is not None)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(["1", "2", "3", "4", " ", "-", ".", "(", ")", "/", "  ", "a", "\n", "5678"]),
+                max_size=30).map("".join),
+       st.lists(st.text(alphabet="1234", min_size=7, max_size=10), min_size=1, max_size=3))
+def test_number_matcher_on_kept_digit_runs_answers_as_on_the_text(text: str, numbers: list[str]) -> None:
+    # the output check reads a text's digit runs once and checks every trace's numbers against them
+    matcher = NumberMatcher(numbers)
+    assert matcher.search(text, digit_runs(text)) == matcher.search(text) == (
+        _numbers_regex(numbers).search(text) is not None)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.text(alphabet="12a -", max_size=8), st.text(alphabet="1234", min_size=7, max_size=10),
+       st.lists(st.sampled_from(["", "", " ", "-", "  ", ".", "(", "   "]), min_size=10, max_size=10),
+       st.text(alphabet="12a -", max_size=8))
+def test_number_matcher_on_kept_digit_runs_finds_a_written_number(before: str, number: str, gaps: list[str],
+                                                                   after: str) -> None:
+    written = "".join(digit + gap for digit, gap in zip(number, gaps))[: -len(gaps[len(number) - 1]) or None]
+    text = before + written + after
+    matcher = NumberMatcher([number])
+    expected = _numbers_regex([number]).search(text) is not None
+    assert matcher.search(text, digit_runs(text)) == matcher.search(text) == expected

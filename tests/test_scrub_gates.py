@@ -174,6 +174,33 @@ def test_lazy_artifacts_give_what_presidios_artifacts_hold() -> None:
         lemmas = [token.lemma_ or token.lower_ for token in doc]
         eager = NlpArtifacts(lazy.entities, doc, [token.idx for token in doc], lemmas, nlp_engine, "en",
                              lazy.scores)
-        assert type(lazy).__name__ == "_LazyArtifacts"
+        assert type(lazy).__name__ == "LazyArtifacts"
         assert (lazy.lemmas, lazy.tokens_indices, lazy.keywords) == (
             eager.lemmas, eager.tokens_indices, eager.keywords), text
+
+
+def test_token_lookup_by_bisection_is_presidios_walk() -> None:
+    # The context step asks for the token at each result's start: Presidio walks the tokens from the
+    # first; ours bisects their ends. Every offset of real texts (inside tokens, on spaces, past the end).
+    from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
+
+    from scrubbers.presidio_engine import InPlaceContextEnhancer
+
+    def answer(find, *args):  # type: ignore[no-untyped-def]
+        try:
+            return find(*args)
+        except ValueError:
+            return "not found"
+
+    nlp_engine = engine().analyzer.nlp_engine
+    texts = [text for text in _texts() if text.strip()][:200] + ["  leading  and trailing  ", "x"]
+    checked = 0
+    for text, lazy in nlp_engine.process_batch(texts, "en", batch_size=64):
+        starts = lazy.tokens_indices
+        for start in range(len(text) + 2):
+            walked = answer(LemmaContextAwareEnhancer._find_index_of_match_token, "w", start, lazy.tokens,
+                            list(starts))
+            assert answer(InPlaceContextEnhancer._find_index_of_match_token, "w", start, lazy.tokens,
+                          starts) == walked, (text, start)
+            checked += walked != "not found"
+    assert checked > 1000
