@@ -71,8 +71,7 @@ class NumberMatcher:
             return False
         shortest = len(self._numbers[0])
         if runs is None or shortest < RUN_DIGITS:
-            runs = tuple((chain.group(), _NOT_DIGIT.sub("", chain.group()))
-                         for chain in self._chains.finditer(text))
+            runs = _runs(self._chains, text)
         for written, plain in runs:
             # every chain of `shortest` digits or more is one run of `digit_runs` (a run is a maximal
             # chain: at each digit one separator count at most leads on to a digit)
@@ -98,8 +97,11 @@ RUN_DIGITS = 7
 def digit_runs(text: str) -> tuple[tuple[str, str], ...]:
     """(as written, its digits) of each chain of at least `RUN_DIGITS` digits in `text`, in order (digits
     with at most two of `NumberMatcher`'s separators between neighbours)."""
-    return tuple((chain.group(), _NOT_DIGIT.sub("", chain.group()))
-                 for chain in _chains_of_at_least(RUN_DIGITS).finditer(text))
+    return _runs(_chains_of_at_least(RUN_DIGITS), text)
+
+
+def _runs(chains: re.Pattern, text: str) -> tuple[tuple[str, str], ...]:
+    return tuple((chain.group(), _NOT_DIGIT.sub("", chain.group())) for chain in chains.finditer(text))
 
 
 def _chains_of_at_least(digits: int) -> re.Pattern:

@@ -14,6 +14,7 @@ from spacy.tokens import Doc
 
 _RECOGNIZER_ID = RecognizerResult.RECOGNIZER_IDENTIFIER_KEY
 
+
 class NerOnlySpacyEngine(SpacyNlpEngine):
     """spaCy with only `ner` running (1.9x faster, same PERSON results, presidio.md section 1).
 
@@ -84,8 +85,9 @@ class TokenStarts(list):
     """The start offset of each token (what Presidio's `tokens_indices` holds), and where each ends."""
 
     def __init__(self, doc: Doc):
-        super().__init__(token.idx for token in doc)
-        self.ends = [token.idx + len(token) for token in doc]
+        spans = [(token.idx, token.idx + len(token)) for token in doc]  # one walk over the document
+        super().__init__(start for start, _ in spans)
+        self.ends = [end for _, end in spans]
 
 
 class _Owned(list):
