@@ -10,6 +10,7 @@ import spacy
 from presidio_analyzer import AnalyzerEngine, EntityRecognizer, RecognizerRegistry, RecognizerResult
 from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
 from presidio_analyzer.nlp_engine import NlpArtifacts, SpacyNlpEngine
+from spacy.attrs import IDX, LEMMA, LENGTH, LOWER
 from spacy.tokens import Doc
 
 _RECOGNIZER_ID = RecognizerResult.RECOGNIZER_IDENTIFIER_KEY
@@ -39,6 +40,8 @@ class NerOnlySpacyEngine(SpacyNlpEngine):
                 if pipe not in keep:
                     nlp.disable_pipe(pipe)
             self.nlp[model["lang_code"]] = nlp
+        self.keyword_forms: dict[str, bool] = {}
+        """Whether a lemma counts as one of Presidio's keywords, per lemma read (see `Keywords`)."""
 
     def _doc_to_nlp_artifact(self, doc: Doc, language: str) -> NlpArtifacts:
         entities, scores = self._get_updated_entities(
@@ -50,8 +53,9 @@ class LazyArtifacts(NlpArtifacts):
     """Presidio's artifacts with token offsets, lemmas and keywords worked out when first read.
 
     Only the context step reads them, for a text where a recognizer with context words found something:
-    most texts never need them, and the keywords look every token up in the vocabulary (which also
-    grows it). The same values as `NlpArtifacts` computes, on first use.
+    most texts never need them. They are read off the document's token columns in one `to_array` call
+    rather than by building every token, and keywords are looked up in a set (`Keywords`). The same
+    values as `NlpArtifacts` computes, on first use.
     """
 
     def __init__(self, entities: list, doc: Doc, engine: SpacyNlpEngine, language: str,
@@ -61,33 +65,72 @@ class LazyArtifacts(NlpArtifacts):
         self._lemmas: list[str] | None = None
         self._indices: TokenStarts | None = None
         self._keywords: list[str] | None = None
+        self._columns: list[list[int]] | None = None
+
+    def _column(self, index: int) -> list[int]:
+        if self._columns is None:  # start, length, lower-case form and lemma of every token, by column
+            self._columns = self.tokens.to_array([IDX, LENGTH, LOWER, LEMMA]).T.tolist()
+        return self._columns[index]
 
     @property  # type: ignore[override]
     def lemmas(self) -> list[str]:
         if self._lemmas is None:
-            self._lemmas = [token.lemma_ or token.lower_ for token in self.tokens]
+            # Presidio's `token.lemma_ or token.lower_`: a lemma of 0 is the empty string
+            strings = self.tokens.vocab.strings
+            self._lemmas = [strings[lemma or lower] for lower, lemma in zip(self._column(2), self._column(3))]
         return self._lemmas
 
     @property  # type: ignore[override]
     def tokens_indices(self) -> list[int]:
         if self._indices is None:
-            self._indices = TokenStarts(self.tokens)
+            self._indices = TokenStarts(self._column(0), self._column(1))
         return self._indices
 
     @property  # type: ignore[override]
     def keywords(self) -> list[str]:
         if self._keywords is None:
-            self._keywords = self.set_keywords(self.nlp_engine, self.lemmas, self.language)
+            self._keywords = Keywords(self.nlp_engine, self.lemmas, self.language)
         return self._keywords
+
+
+class Keywords(list):
+    """Presidio's keywords of a text (`NlpArtifacts.set_keywords`: lower-cased lemmas that are neither
+    stop words nor punctuation, split at ":"), which the context step tests lemmas against with `in`: on a
+    list that is a walk over the whole text for every word of context, so a set answers it instead.
+    Whether a lemma is a keyword is asked of the vocabulary once per lemma and model load."""
+
+    def __init__(self, engine: SpacyNlpEngine, lemmas: list[str], language: str):
+        forms = getattr(engine, "keyword_forms", None)
+        if forms is None:  # an engine of Presidio's own: ask it each time, as Presidio does
+            super().__init__(NlpArtifacts.set_keywords(engine, lemmas, language))
+        else:
+            if len(forms) > _KEYWORD_FORMS_MAX:
+                forms.clear()
+            kept = []
+            for lemma in lemmas:
+                keep = forms.get(lemma)
+                if keep is None:
+                    keep = forms[lemma] = (
+                        not engine.is_stopword(lemma, language) and not engine.is_punct(lemma, language)
+                        and lemma != "-PRON-" and lemma != "be")
+                if keep:
+                    kept.append(lemma.lower())
+            super().__init__(part for keyword in kept for part in keyword.split(":"))
+        self._set = frozenset(self)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._set
+
+
+_KEYWORD_FORMS_MAX = 200_000
 
 
 class TokenStarts(list):
     """The start offset of each token (what Presidio's `tokens_indices` holds), and where each ends."""
 
-    def __init__(self, doc: Doc):
-        spans = [(token.idx, token.idx + len(token)) for token in doc]  # one walk over the document
-        super().__init__(start for start, _ in spans)
-        self.ends = [end for _, end in spans]
+    def __init__(self, starts: list[int], lengths: list[int]):
+        super().__init__(starts)
+        self.ends = [start + length for start, length in zip(starts, lengths)]
 
 
 class _Owned(list):

@@ -168,7 +168,8 @@ def test_lazy_artifacts_give_what_presidios_artifacts_hold() -> None:
     from presidio_analyzer.nlp_engine import NlpArtifacts
 
     nlp_engine = engine().analyzer.nlp_engine
-    texts = [text for text in _texts() if text.strip()][:200]
+    # the last texts: a keyword that is no token ("http" of "http://the.com"), non-Latin and space tokens
+    texts = [text for text in _texts() if text.strip()][:200] + ["see http://the.com", "Ünïcode 東京 —  "]
     for text, lazy in nlp_engine.process_batch(texts, "en", batch_size=64):
         doc = lazy.tokens
         lemmas = [token.lemma_ or token.lower_ for token in doc]
@@ -177,6 +178,13 @@ def test_lazy_artifacts_give_what_presidios_artifacts_hold() -> None:
         assert type(lazy).__name__ == "LazyArtifacts"
         assert (lazy.lemmas, lazy.tokens_indices, lazy.keywords) == (
             eager.lemmas, eager.tokens_indices, eager.keywords), text
+        assert lazy.tokens_indices.ends == [token.idx + len(token) for token in doc], text
+        # the context step asks `lemma in keywords`: the set must answer as Presidio's list does
+        for word in [*lemmas, "", "zzz-not-there", "http"]:
+            assert (word in lazy.keywords) == (word in list(eager.keywords)), (text, word)
+        if text == "see http://the.com":
+            keywords_of_url, lemmas_of_url = lazy.keywords, lazy.lemmas
+    assert "http" in keywords_of_url and "http" not in lemmas_of_url
 
 
 def test_token_lookup_by_bisection_is_presidios_walk() -> None:
