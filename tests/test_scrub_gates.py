@@ -169,7 +169,8 @@ def test_lazy_artifacts_give_what_presidios_artifacts_hold() -> None:
 
     nlp_engine = engine().analyzer.nlp_engine
     # the last texts: a keyword that is no token ("http" of "http://the.com"), non-Latin and space tokens
-    texts = [text for text in _texts() if text.strip()][:200] + ["see http://the.com", "Ünïcode 東京 —  "]
+    texts = [text for text in _texts() if text.strip()][:200]
+    texts += ["see http://the.com", "Ünïcode 東京 —  "]
     for text, lazy in nlp_engine.process_batch(texts, "en", batch_size=64):
         doc = lazy.tokens
         lemmas = [token.lemma_ or token.lower_ for token in doc]
