@@ -31,3 +31,12 @@ def test_a_broken_contract_fails(tmp_path: Path) -> None:
     )
     result = lint_imports("--config", str(config))
     assert result.returncode != 0 and "BROKEN" in result.stdout
+
+
+def test_the_command_line_loads_no_case_model_before_a_command_needs_it() -> None:
+    # Every `promote` run builds the parser of every subcommand: a subcommand module that imports the
+    # case model at the top makes pydantic build every model class (a tenth of a second) for `scrub` too.
+    probe = ("import sys; from promote.cli.main import build_parser; build_parser(); "
+             "print(sorted(m for m in sys.modules if m.startswith('promote.case.model')))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

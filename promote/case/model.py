@@ -17,10 +17,10 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
 from promote.case.checks import ReplyChecks, ToolResultCheck
+from promote.case.ids import ID_PATTERN
 from promote.models import EditableModel as _Model
 
 FORMAT = "portable-v1"
-ID_PATTERN = r"^[a-z][a-z0-9_]*\.[a-z0-9_]+_[0-9]{3}$"
 
 Kind = Literal["functional", "retrieval", "numeric", "safety"]
 ArgRuleKind = Literal["exact", "ignore", "regex", "tolerance", "one_of"]

@@ -7,7 +7,7 @@ import re
 import sys
 from pathlib import Path
 
-from promote.case.model import ID_PATTERN
+from promote.case.ids import ID_PATTERN
 from promote.errors import PromoteError
 
 
