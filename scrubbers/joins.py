@@ -87,6 +87,11 @@ class Joiner:
         return found
 
     def _of_plan(self, plan: Plan, key: str | None) -> tuple[Window, ...]:
+        if plan.windows is None:
+            plan.windows = self._read_plan(plan, key)
+        return plan.windows
+
+    def _read_plan(self, plan: Plan, key: str | None) -> tuple[Window, ...]:
         source = plan.source
         cache_key = (self._key_hint(key), source) if source is not None else None
         if cache_key is not None:

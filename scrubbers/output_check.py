@@ -28,19 +28,21 @@ class OutputCheck:
         self._readings = SizedCache(READ_CHARS, lambda text, readings: len(text))
 
     def leaks(self, text: str, ctx: ScrubContext) -> bool:
+        # answers are kept for the trace's current known values only (a new one empties them)
+        found = ctx.checked.get(text)
+        if found is not None:
+            return found
         values, numbers = ctx.output_matchers()
         if values is None and numbers is None or not text:
             return False
-        found = ctx.checked.get(text)
-        if found is None:
-            # what is read off a text is kept across traces: most texts written (tool declarations,
-            # prompts, placeholders numbered from 1 in every trace) are written by many traces
-            runs, readings = self._read(text)
-            found = (numbers is not None and numbers.search(text, runs)) or (
-                values is not None and any(values.search(reading, words) for reading, words in readings))
-            if len(ctx.checked) > CHECKED_MAX:
-                ctx.checked.clear()
-            ctx.checked[text] = found
+        # what is read off a text is kept across traces: most texts written (tool declarations,
+        # prompts, placeholders numbered from 1 in every trace) are written by many traces
+        runs, readings = self._read(text)
+        found = (numbers is not None and numbers.search(text, runs)) or (
+            values is not None and any(values.search(reading, words) for reading, words in readings))
+        if len(ctx.checked) > CHECKED_MAX:
+            ctx.checked.clear()
+        ctx.checked[text] = found
         return found
 
     def _read(self, text: str) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, frozenset[str]], ...]]:

@@ -145,7 +145,8 @@ class Plan:
         """For a spliced string: the shared plans of its members with their first leaf's index, which
         together hold every leaf (so work per member can be shared too)."""
         self.windows: tuple | None = None
-        """The borders inside a member's plan (`scrubbers.joins.Window`s), once the joiner has read them."""
+        """The borders inside the plan (`scrubbers.joins.Window`s), once the joiner has read them: they
+        depend on its template and leaves alone, and a cached plan is shared by every trace."""
         self._words: frozenset[str] | None = None
         self._texts: list[str] | None = None
 
