@@ -92,7 +92,7 @@ class RecordCodec:
         """True when the record's bytes hold what its decoded document does not (the first copy of a
         duplicate JSON key, unknown protobuf fields, which are dropped): it must be written anew."""
         hidden = getattr(self._codec, "hidden", None)
-        return hidden is not None and hidden(record.doc, record.raw)
+        return hidden is not None and hidden(record.doc, record.raw, members=record.members)
 
     def slots(self, record: Record) -> Iterator[tuple[StringSlot, SlotPath]]:
         """Every string, key and number of the record (names, trace state, unknown fields, ids and times
@@ -194,7 +194,7 @@ class Export(RecordCodec):
             stream.close()
 
     def _record(self, frame: Frame, where: str) -> Record | Skipped:
-        doc = frame.doc
+        doc, decoded_here = frame.doc, frame.doc is None
         if doc is None:
             try:
                 doc = self._codec.decode(frame.raw)
@@ -203,12 +203,17 @@ class Export(RecordCodec):
             except ValueError as error:
                 what = "not JSON" if self.format != "otlp-proto" else "not readable"
                 return Skipped(where=where, why=f"{what}: {error}")
-        if self.format != "otlp-proto" and too_deep(doc, MAX_DEPTH):
-            return Skipped(where=where, why=f"nested deeper than {MAX_DEPTH} levels: not read")
+        members = None
+        if self.format != "otlp-proto":
+            members = object_members(doc, MAX_DEPTH)
+            if members is None:
+                return Skipped(where=where, why=f"nested deeper than {MAX_DEPTH} levels: not read")
         why = self._codec.check(doc)
         if why is not None:
             return Skipped(where=where, why=why)
-        return Record(where=where, raw=frame.raw, doc=doc, prefix=frame.prefix)
+        # the members counted are those of what `raw` decodes to only where it was decoded here
+        return Record(where=where, raw=frame.raw, doc=doc, prefix=frame.prefix,
+                      members=members if decoded_here else None)
 
 
 def open_export(path: str | Path) -> Export:
@@ -237,13 +242,21 @@ def open_export(path: str | Path) -> Export:
 
 def too_deep(doc: object, limit: int) -> bool:
     """True when lists and objects nest more than `limit` levels (walked without recursion)."""
+    return object_members(doc, limit) is None
+
+
+def object_members(doc: object, limit: int) -> int | None:
+    """How many members the objects of `doc` hold in all, or None when lists and objects nest more than
+    `limit` levels (one walk, without recursion, tells both)."""
     stack = [(doc, 0)]
+    members = 0
     while stack:
         node, depth = stack.pop()
         if depth > limit:
-            return True
+            return None
         if isinstance(node, dict):
+            members += len(node)
             stack.extend((child, depth + 1) for child in node.values() if isinstance(child, (dict, list)))
         elif isinstance(node, list):
             stack.extend((child, depth + 1) for child in node if isinstance(child, (dict, list)))
-    return False
+    return members

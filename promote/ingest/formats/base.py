@@ -36,6 +36,9 @@ class Record:
     that writing the records back reproduces the input byte for byte."""
     suffix: bytes = b""
     """Text after the last record of the file (trailing newline, ']'); empty on every other record."""
+    members: int | None = None
+    """How many members the objects of `doc` held when the reader decoded it from `raw` (counted with
+    its depth), for the duplicate-key check; None when not counted."""
 
 
 # Not frozen: a frozen dataclass sets each field through `object.__setattr__`, several times slower to
@@ -309,13 +312,31 @@ def has_duplicate_keys(raw: bytes) -> bool:
     return found
 
 
+# A key's closing quote, space (JSON allows it) and its colon: `"name" : "x"`.
+_SPACED_KEY_END = re.compile(rb'"[ \t\r\n]+:')
+
+
+def raw_members(raw: bytes) -> int | None:
+    """The members of the objects of a valid JSON text, duplicate keys counted, as its bytes tell them:
+    one `":` closes each key (inside a string a quote is escaped, `\\":`), and one more opens each string
+    that starts with a colon. So it is never fewer than the members the decoded document holds, and as
+    many only when no key came twice. None where the bytes do not say it plainly (an escaped backslash
+    before a key's closing quote, space before a colon)."""
+    if b'\\\\":' in raw or _SPACED_KEY_END.search(raw) is not None:
+        return None
+    return raw.count(b'":') - raw.count(b'\\":')
+
+
 class JsonCodec:
     """decode / encode for the JSON formats."""
 
-    @staticmethod
-    def hidden(doc: Any, raw: bytes) -> bool:
-        """True when `raw` holds a key twice: the document kept only the last copy."""
-        return b'":' in raw and has_duplicate_keys(raw)
+    def hidden(self, doc: Any, raw: bytes, members: int | None = None) -> bool:
+        """True when `raw` holds a key twice: the document kept only the last copy. `members`, when the
+        reader counted them in the document it decoded from `raw` itself, settles most records without a
+        second decode: as many members in the document as keys in the bytes means no key came twice."""
+        if members is not None and self.decode is decode_json and raw_members(raw) == members:
+            return False
+        return (b'":' in raw or _SPACED_KEY_END.search(raw) is not None) and has_duplicate_keys(raw)
 
     decode: Callable[[bytes], Any] = staticmethod(decode_json)
     encode: Callable[[Any, bytes], bytes] = staticmethod(encode_json_like)

@@ -62,8 +62,9 @@ class OtlpProtoCodec:
         return None if doc.resource_spans else "protobuf message without resource spans"
 
     @staticmethod
-    def hidden(doc: ExportTraceServiceRequest, raw: bytes) -> bool:
-        """Unknown fields are dropped (nobody can say what they hold): True when there were any."""
+    def hidden(doc: ExportTraceServiceRequest, raw: bytes, members: int | None = None) -> bool:
+        """Unknown fields are dropped (nobody can say what they hold): True when there were any
+        (`members` is for JSON codecs)."""
         return discard_unknown(doc, raw)
 
     def encode(self, doc: ExportTraceServiceRequest, like: bytes) -> bytes:
