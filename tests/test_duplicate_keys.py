@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,30 +20,38 @@ ROOT = Path(__file__).resolve().parent.parent
 PLANTED = "Gregory Hallman, SSN 512-44-7723"
 
 
-def _span_line(separators: tuple[str, str], value: str) -> str:
-    # one OTLP JSON line, as an exporter writes it, whose only attribute holds nothing to replace
+def _export(separators: tuple[str, str], value: str, indent: int | None = None) -> str:
+    # one OTLP JSON request, as an exporter writes it, whose only attribute holds nothing to replace; the
+    # attribute's value is given twice, `value` first
     span = {"traceId": "0123456789abcdef0123456789abcdef", "spanId": "0123456789abcdef", "name": "call_llm",
             "kind": 1, "startTimeUnixNano": "1", "endTimeUnixNano": "2",
             "attributes": [{"key": "gen_ai.system", "value": {"stringValue": "gemini"}}]}
-    line = json.dumps({"resourceSpans": [{"resource": {"attributes": []}, "scopeSpans": [
-        {"scope": {"name": "google-adk"}, "spans": [span]}]}]}, separators=separators)
-    colon = separators[1]
-    last = f'"stringValue"{colon}"gemini"'
-    return line.replace(last, f'"stringValue"{colon}{json.dumps(value)}, {last}')
+    request = json.dumps({"resourceSpans": [{"resource": {"attributes": []}, "scopeSpans": [
+        {"scope": {"name": "google-adk"}, "spans": [span]}]}]}, separators=separators, indent=indent)
+    last = f'"stringValue"{separators[1]}"gemini"'
+    return request.replace(last, f'"stringValue"{separators[1]}{json.dumps(value)}, {last}')
 
 
-def test_a_duplicate_keys_first_copy_is_never_written_whatever_the_spacing(tmp_path: Path) -> None:
-    # `"key" : value` (space before the colon) once hid the duplicate: the record was copied as it came
-    for separators in ((",", ":"), (", ", ": "), (", ", " : "), (",", "\t:")):
-        export = tmp_path / "dup.otlp.jsonl"
-        export.write_text(_span_line(separators, PLANTED) + "\n")
-        out = tmp_path / "out.otlp.jsonl"
-        done = subprocess.run([sys.executable, "-m", "promote", "scrub", str(export), "-o", str(out),
-                               "--workers", "1", "--force"], cwd=ROOT, capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
-        written = out.read_text()
-        assert "Hallman" not in written and "7723" not in written, separators
-        assert '"gemini"' in written and "call_llm" in written
+# `"key" : value` (a space before the colon) once hid the duplicate: the record was copied as it came.
+EXPORTS = {
+    **{f"lines{n}.otlp.jsonl": _export(separators, PLANTED) + "\n"
+       for n, separators in enumerate(((",", ":"), (", ", ": "), (", ", " : "), (",", "\t:")))},
+    "pretty.otlp.json": _export((",", " : "), PLANTED, indent=2),
+    "array.json": "[" + _export((", ", " : "), PLANTED) + "]",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPORTS))
+def test_a_duplicate_keys_first_copy_is_never_written_whatever_the_spacing(tmp_path: Path, name: str) -> None:
+    export = tmp_path / name
+    export.write_text(EXPORTS[name])
+    out = tmp_path / f"out-{name}"
+    done = subprocess.run([sys.executable, "-m", "promote", "scrub", str(export), "-o", str(out),
+                           "--workers", "1", "--force"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    written = out.read_text()
+    assert "Hallman" not in written and "7723" not in written
+    assert '"gemini"' in written and "call_llm" in written
 
 
 _TEXT = st.text(alphabet=st.sampled_from(list('ab": \\\t{}[],\n') + ["é", "\u2028"]), max_size=8)
