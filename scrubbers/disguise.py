@@ -2,16 +2,18 @@
 
 A personal value can be written so that no recognizer sees it: zero-width or bidi characters inside a
 name or a number, fullwidth digits, Cyrillic letters that look Latin, literal `\\u0047` escapes, `%40`
-for `@`, a fake placeholder wrapping it (`<GREGORY_HALLMAN>`, `<SSN_512447723>`), or base64. Detection
-runs on the *view* (each disguise taken off), and every span it finds is mapped back to the characters of
-the original it came from, so the original is what gets replaced (normalise before detection, replace in
-the original). A base64 token that decodes to text is scanned as that text, and redacted whole on a hit.
+for `@`, `+` for a space in a URL query, HTML references (`&#71;`, `&commat;`), a fake placeholder
+wrapping it (`<GREGORY_HALLMAN>`, `<SSN_512447723>`), or base64. Detection runs on the *view* (each
+disguise taken off), and every span it finds is mapped back to the characters of the original it came
+from, so the original is what gets replaced (normalise before detection, replace in the original). A
+base64 token that decodes to text is scanned as that text, and redacted whole on a hit.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import html
 import json
 import unicodedata
 import urllib.parse
@@ -29,6 +31,12 @@ _DISGUISE = regex.compile(
     # literal \uXXXX escapes, escaped again or not (a run: surrogate pairs decode together)
     r"(?P<u>(?:\\+u[0-9a-fA-F]{4})+)"
     r"|(?P<pct>(?:%[0-9A-Fa-f]{2})+)"  # URL-encoded bytes
+    # HTML character references, by number or name (`&#71;regory`, `&lt;greg@…&gt;`)
+    r"|(?P<ent>(?:&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)+)"
+    # a "+" between letters in the value of a URL query (a space there, by the form encoding), unless
+    # an e-mail's "@" follows in the value (`?to=greg+hr@acme.com` is one address); before a digit it is
+    # read as written, since unencoded phone numbers (`?q=+44 20 …`) keep theirs
+    r"|(?P<plus>(?<=[?&][\w.%-]+=[^\s&#\"'<>=]*\p{L})\+(?=\p{L})(?![^\s&#\"'<>]*(?:@|%40)))"
     # a quote escaped once or more (JSON text inside a JSON string): `\"Gregory Hallman\"` reads as quoted
     r'|(?P<quote>\\+")'
     rf"|(?P<inv>[{_INVISIBLE}]+)"
@@ -36,7 +44,8 @@ _DISGUISE = regex.compile(
     r"|(?P<fake><(?P<inner>_*[\p{Lu}\d][\p{L}\p{N}]*(?:_+[\p{L}\p{N}]+)*_*)>)"
     r"|(?P<other>[^\x00-\x7f])"  # anything else outside ASCII: NFKC, confusables
 )
-_SUSPECT = regex.compile(rf"\\u|\\+\"|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<_*[\p{{Lu}}\d]")
+_SUSPECT = regex.compile(rf"\\u|\\+\"|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<_*[\p{{Lu}}\d]"
+                         r"|&#?[A-Za-z0-9]+;|=[^\s&]*\+")
 # Our own placeholders are never a disguise: `OWN_PLACEHOLDER` is the engine's one rule for them.
 OWN_PLACEHOLDER = PLACEHOLDER
 # A base64 candidate: a token of 8+ base64 characters with a digit, symbol or padding and two capitals in it
@@ -116,6 +125,10 @@ def view_of(text: str) -> View:
             emit(_readable(_unescape(match.group())), start, stop)
         elif kind == "pct":
             emit(_readable(urllib.parse.unquote(match.group(), errors="replace")), start, stop)
+        elif kind == "ent":
+            emit(_readable(html.unescape(match.group())), start, stop)
+        elif kind == "plus":
+            emit(" ", start, stop)
         elif kind == "quote":
             emit('"', start, stop)
         elif kind == "inv":

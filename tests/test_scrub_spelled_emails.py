@@ -57,3 +57,54 @@ def test_the_switch_turns_it_off() -> None:
         update={"spelled_emails": False})})
     assert "SpelledEmailRecognizer" in {type(r).__name__ for r in build_recognizers(policy)}
     assert "SpelledEmailRecognizer" not in {type(r).__name__ for r in build_recognizers(off)}
+
+
+IN_URLS = [  # Presidio's mailbox pattern takes the URL's host and path in, and checks that as the domain
+    "https://hr-api.internal/v1/people?email={}&fields=pto",  # an internal host: its check failed, it leaked
+    "https://x.example/?email={}",
+    "https://acme.com/u?mail={}&x=1",  # a public host: the URL went into the placeholder with the address
+    "GET /api/users?email={}",
+    "mailto:{}",
+]
+
+
+@pytest.mark.parametrize("url", IN_URLS)
+def test_an_address_in_a_url_goes_and_the_url_stays(url: str) -> None:
+    address = "ghallman@acme-retail.com"
+    scrubbed = engine().scrub_text(url.format(address), engine().new_context())
+    assert scrubbed == url.format("<EMAIL_ADDRESS_1>")
+
+
+@pytest.mark.parametrize("text", ["logo@2x.png and /img/icon@2x.png", "pip install pkg@1.2.3"])
+def test_file_names_and_versions_with_an_at_stay(text: str) -> None:
+    assert engine().scrub_text(text, engine().new_context()) == text
+
+
+def test_an_address_in_a_span_url_attribute_is_scrubbed_from_an_export(tmp_path) -> None:
+    # a real ADK trace, its tool span given the URL of the HR API call it made (OTel's `url.full`)
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import TRACES
+
+    lines = (TRACES / "adk2.otlp.jsonl").read_text().splitlines()
+    url = "https://hr-api.internal/v1/people?email=ghallman@acme-retail.com&fields=pto_balance"
+    planted = []
+    for line in lines:
+        doc = json.loads(line)
+        for block in doc["resourceSpans"]:
+            for scope in block["scopeSpans"]:
+                for span in scope["spans"]:
+                    if span["name"].startswith("execute_tool"):
+                        span["attributes"].append({"key": "url.full", "value": {"stringValue": url}})
+        planted.append(json.dumps(doc))
+    export, out = tmp_path / "in.otlp.jsonl", tmp_path / "out.otlp.jsonl"
+    export.write_text("\n".join(planted) + "\n")
+    assert url in export.read_text()
+    done = subprocess.run([sys.executable, "-m", "promote", "scrub", str(export), "-o", str(out),
+                           "--workers", "1"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    written = out.read_text()
+    assert "ghallman@acme-retail.com" not in written and "ghallman" not in written
+    assert "https://hr-api.internal/v1/people?email=<EMAIL_ADDRESS_" in written

@@ -60,6 +60,8 @@ class Refiner:
     def __call__(self, text: str, found: list) -> list:
         out = []
         for d in found:
+            if d.entity == "EMAIL_ADDRESS":
+                d = d._replace(start=_mailbox_start(text, d.start, d.end))
             for s, e in split_at_line_breaks(text, d.start, d.end):
                 if d.entity == "PERSON" and not self.strict_places and self._only_a_place(text[s:e]):
                     continue
@@ -144,3 +146,18 @@ class PlaceRecognizer(OneEntityRecognizer):
                     continue
                 break
         return found
+
+
+_URL_DELIMITERS = "/?=&:;#"
+
+
+def _mailbox_start(text: str, start: int, end: int) -> int:
+    """Where the mailbox of an e-mail found at [start, end) begins: Presidio's mailbox pattern takes URL
+    delimiters in, so in `acme.com/u?mail=ghallman@…` its match starts at the host; the address starts
+    after the last delimiter before its "@" (no mailbox anyone uses holds one)."""
+    at = text.find("@", start, end)
+    if at < 0:
+        return start
+    cut = max(text.rfind(delimiter, start, at) for delimiter in _URL_DELIMITERS)
+    return cut + 1 if cut >= start and cut + 1 < at else start
+

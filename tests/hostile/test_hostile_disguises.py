@@ -1,7 +1,8 @@
 """A personal value is removed however it is written, by `scrub`, `traces --json` and `draft` alike.
 
 Each row writes the values in one disguise (issue 11: literal `\\u` escapes, base64, zero-width and bidi
-characters, fullwidth digits, Cyrillic confusables, URL encoding, fake placeholders, e-mails spelled out)
+characters, fullwidth digits, Cyrillic confusables, URL encoding, `+` for spaces in a URL query, HTML
+character references, fake placeholders, e-mails spelled out)
 into the user's message of a real ADK fixture trace (at every level of JSON escaping it sits at), and
 checks that no form of them is left in what each command writes, while ids, times, tool names and figures
 stay.
@@ -60,6 +61,12 @@ DISGUISES = {
                                             ("email",)),
     "an e-mail with spaces around @ and its dots": (lambda v: v.replace("@", " @ ").replace(".", " . "),
                                                     ("email",)),
+    # a page or e-mail body rendered to HTML, and a search URL built from a form
+    "HTML decimal references": (lambda v: "".join(f"&#{ord(ch)};" for ch in v), ("name", "email", "ssn")),
+    "HTML hex references": (lambda v: "".join(f"&#x{ord(ch):x};" for ch in v), ("name", "phone")),
+    "HTML named references": (lambda v: v.replace("@", "&commat;").replace(".", "&period;"), ("email",)),
+    "a URL query with + for spaces": (
+        lambda v: "https://hr.acme-retail.com/people?name=" + v.replace(" ", "+") + "&view=full", ("name",)),
     # what the fuzz test found: "(415) 555-0134" as `<_415__555_0134>` (leading and doubled underscores)
     "a placeholder with underscores for punctuation": (
         lambda v: "<" + "".join(ch if ch.isalnum() else "_" for ch in v).upper() + ">",
