@@ -44,9 +44,12 @@ def normalise(entity: str, value: str) -> str:
 class ScrubContext:
     """Placeholders and known values of one trace. Not thread-safe: one trace, one worker."""
 
-    def __init__(self, *, key: bytes | None = None, name_part_stopwords: frozenset[str] = frozenset()):
+    def __init__(self, *, key: bytes | None = None, name_part_stopwords: frozenset[str] = frozenset(),
+                 common_words: frozenset[str] | None = None):
         self._key = key
         self._stopwords = name_part_stopwords
+        # lower-case common words: a name part that is none of them is matched in any case ("hallman")
+        self._common_words = common_words
         self._placeholders: dict[tuple[str, str], str] = {}
         self._counters: dict[str, int] = {}
         # name part ("maria") → canonical full names it belongs to ("maria gonzalez")
@@ -149,8 +152,10 @@ class ScrubContext:
             part = part.strip(_EDGE_PUNCTUATION)
             if (len(part) >= 3 and part[0].isupper() and part not in self._stopwords
                     and part not in self._known):
-                # a bare first/last name is matched case-sensitively: "Rose" the person, not "rose"
-                self._add_known(part, PERSON, True)
+                # a bare first/last name that is also a word is matched case-sensitively ("Rose" the
+                # person, not "rose"); one that is no word in any case ("hallman, gregory" in chat)
+                common = self._common_words is None or part.lower() in self._common_words
+                self._add_known(part, PERSON, common)
 
     def remember_split(self, entity: str, whole: str, pieces: tuple[str, ...]) -> None:
         """A value found only where adjacent parts of a message are read joined (`scrubbers.joins`):

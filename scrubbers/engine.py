@@ -28,6 +28,7 @@ from scrubbers.output_check import OutputCheck
 from scrubbers.filling import fill
 from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder
 from scrubbers.policy import LoadedPolicy, load_policy
+from scrubbers.recognizers.lexicon import lexicon
 from scrubbers.replacing import KNOWN_SCORE, Done, folded_words, rank, replace_found, replace_whole
 from scrubbers.report import ScrubReport, Tally
 
@@ -83,6 +84,7 @@ class ScrubEngine:
         self._safe = frozenset(self.policy.safe_attributes)
         self._safe_prefixes = tuple(self.policy.safe_attribute_prefixes)
         self._stopwords = frozenset(self.policy.name_part_stopwords)
+        self._common_words = lexicon().english
         structure = self.policy.structure
         self._safe_value = regex.compile(structure.safe_values)
         self._shapes = {field: regex.compile(structure.shapes[shape])
@@ -92,7 +94,8 @@ class ScrubEngine:
 
     def new_context(self) -> ScrubContext:
         """A fresh placeholder mapping and known-value list: one per trace."""
-        return ScrubContext(key=self._key, name_part_stopwords=self._stopwords)
+        return ScrubContext(key=self._key, name_part_stopwords=self._stopwords,
+                            common_words=self._common_words)
 
     # public API --------------------------------------------------------------------------------------
     @contextmanager

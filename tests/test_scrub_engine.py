@@ -325,3 +325,12 @@ def test_a_trace_s_known_values_never_stick_to_the_shared_analysis_cache(engine)
         assert "Orla Quennell" not in engine.scrub_attribute("gen_ai.system_instructions", prompt, first)
     assert engine.detections(prompt) == cached
     assert engine.scrub_attribute("gen_ai.system_instructions", prompt, second).count("<") <= len(cached)
+
+
+def test_a_name_part_that_is_no_word_is_caught_in_any_case_and_one_that_is_a_word_only_as_written(engine):
+    # a tool result names the user; the reply writes her names in lower and upper case
+    ctx = engine.new_context()
+    engine.scrub_value({"employee": {"name": "Rose Whitfield", "id": "E-30188"}}, ctx)
+    out = engine.scrub_text("cc whitfield and WHITFIELD; Rose asked. A rose garden is rose-coloured.", ctx)
+    assert "whitfield" not in out.lower() and "Rose asked" not in out
+    assert "A rose garden is rose-coloured." in out  # "rose" is a word: only "Rose" the name goes

@@ -1,5 +1,6 @@
 """Names the first scrubber let through (issue 11: lowercase names with and without a cue, Chinese
-names, Vietnamese names without a cue, a name only a later tool result says is one) are removed by
+names, Vietnamese names without a cue, a name only a later tool result says is one, a surname of the
+trace's own user in lower case) are removed by
 `scrub`, `traces --json` and `draft` alike.
 
 Each row writes one name into the user's message of a real ADK fixture trace (at every level of JSON
@@ -27,6 +28,8 @@ ROWS = {
     "a Chinese name": (", my colleague 王小明 asks too", "王小明"),
     "a Vietnamese name without a cue": (". Nguyễn Văn An asks the same", "Nguyễn Văn An"),
     "a lowercase name without a cue": (", and so does elena vasquez's husband", "elena vasquez"),
+    # the trace's own user (Maria Gonzalez, in its tool result): her surname typed in lower case, no cue
+    "the trace's user's surname in lower case": (", cc gonzalez on it", "gonzalez"),
 }
 
 
