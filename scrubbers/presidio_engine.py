@@ -58,7 +58,7 @@ class LazyArtifacts(NlpArtifacts):
     values as `NlpArtifacts` computes, on first use.
     """
 
-    def __init__(self, entities: list, doc: Doc, engine: SpacyNlpEngine, language: str,
+    def __init__(self, entities: list, doc: Doc, engine: NerOnlySpacyEngine, language: str,
                  scores: list[float] | None):
         self.entities, self.tokens, self.nlp_engine, self.language = entities, doc, engine, language
         self.scores = scores if scores else [0.85] * len(entities)
@@ -99,23 +99,20 @@ class Keywords(list):
     list that is a walk over the whole text for every word of context, so a set answers it instead.
     Whether a lemma is a keyword is asked of the vocabulary once per lemma and model load."""
 
-    def __init__(self, engine: SpacyNlpEngine, lemmas: list[str], language: str):
-        forms = getattr(engine, "keyword_forms", None)
-        if forms is None:  # an engine of Presidio's own: ask it each time, as Presidio does
-            super().__init__(NlpArtifacts.set_keywords(engine, lemmas, language))
-        else:
-            if len(forms) > _KEYWORD_FORMS_MAX:
-                forms.clear()
-            kept = []
-            for lemma in lemmas:
-                keep = forms.get(lemma)
-                if keep is None:
-                    keep = forms[lemma] = (
-                        not engine.is_stopword(lemma, language) and not engine.is_punct(lemma, language)
-                        and lemma != "-PRON-" and lemma != "be")
-                if keep:
-                    kept.append(lemma.lower())
-            super().__init__(part for keyword in kept for part in keyword.split(":"))
+    def __init__(self, engine: NerOnlySpacyEngine, lemmas: list[str], language: str):
+        forms = engine.keyword_forms
+        if len(forms) > _KEYWORD_FORMS_MAX:
+            forms.clear()
+        kept = []
+        for lemma in lemmas:
+            keep = forms.get(lemma)
+            if keep is None:
+                keep = forms[lemma] = (
+                    not engine.is_stopword(lemma, language) and not engine.is_punct(lemma, language)
+                    and lemma != "-PRON-" and lemma != "be")
+            if keep:
+                kept.append(lemma.lower())
+        super().__init__(part for keyword in kept for part in keyword.split(":"))
         self._set = frozenset(self)
 
     def __contains__(self, word: object) -> bool:

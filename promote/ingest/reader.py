@@ -45,8 +45,8 @@ __all__ = [
     "RecordCodec",
     "as_regular_file",
     "is_stream",
+    "object_members",
     "open_export",
-    "too_deep",
     "write_export",
 ]
 
@@ -238,11 +238,6 @@ def open_export(path: str | Path) -> Export:
         raise
     replay = io.BufferedReader(Replay(recorded.data, source), buffer_size=1 << 20)  # type: ignore[arg-type]
     return Export(name, format, compression, framing, replay)
-
-
-def too_deep(doc: object, limit: int) -> bool:
-    """True when lists and objects nest more than `limit` levels (walked without recursion)."""
-    return object_members(doc, limit) is None
 
 
 def object_members(doc: object, limit: int) -> int | None:
