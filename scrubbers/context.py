@@ -24,6 +24,7 @@ digits of numbering: `<SSN_512447723>` is a value dressed up as a placeholder, n
 _DIGIT_ENTITIES = {"PHONE_NUMBER", "US_SSN", "CREDIT_CARD", "US_BANK_NUMBER", "ABA_ROUTING_NUMBER"}
 _TITLES = regex.compile(r"^(?:mr|mrs|ms|miss|mx|dr|prof)\.?\s+", regex.IGNORECASE)
 _EDGE_PUNCTUATION = " \t\r\n.,;:!?\"'()[]{}<>"
+_FORM_SPACE = regex.compile(r"(?<=\p{L})\+(?=\p{L})")
 
 
 def normalise(entity: str, value: str) -> str:
@@ -35,7 +36,7 @@ def normalise(entity: str, value: str) -> str:
             digits = digits[1:]
         return digits or text.casefold()
     if entity == PERSON:
-        text = _TITLES.sub("", text)
+        text = _TITLES.sub("", _FORM_SPACE.sub(" ", text))  # "Maria+Gonzalez" of a URL query is her too
         if text.endswith("'s") or text.endswith("’s"):
             text = text[:-2]
     return text.casefold()

@@ -334,3 +334,11 @@ def test_a_name_part_that_is_no_word_is_caught_in_any_case_and_one_that_is_a_wor
     out = engine.scrub_text("cc whitfield and WHITFIELD; Rose asked. A rose garden is rose-coloured.", ctx)
     assert "whitfield" not in out.lower() and "Rose asked" not in out
     assert "A rose garden is rose-coloured." in out  # "rose" is a word: only "Rose" the name goes
+
+
+def test_a_name_in_a_url_query_goes_with_the_placeholder_of_the_name_and_the_url_stays(engine):
+    # NER read the URL up to the name as one person, and "+" made the name another value than the name
+    ctx = engine.new_context()
+    url = "https://hr.acme-retail.com/search?q=Maria+Gonzalez&view=full"
+    assert engine.scrub_text(url, ctx) == "https://hr.acme-retail.com/search?q=<PERSON_1>&view=full"
+    assert engine.scrub_text("Maria Gonzalez asked", ctx) == "<PERSON_1> asked"
