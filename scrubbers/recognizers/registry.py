@@ -60,8 +60,8 @@ class Refiner:
     def __call__(self, text: str, found: list) -> list:
         out = []
         for d in found:
-            if d.entity in ("EMAIL_ADDRESS", "PERSON"):
-                d = d._replace(start=_start_after_url(text, d.start, d.end, d.entity))
+            if d.entity == "PERSON":
+                d = d._replace(start=_name_start_in_url(text, d.start, d.end))
             for s, e in split_at_line_breaks(text, d.start, d.end):
                 if d.entity == "PERSON" and not self.strict_places and self._only_a_place(text[s:e]):
                     continue
@@ -148,22 +148,12 @@ class PlaceRecognizer(OneEntityRecognizer):
         return found
 
 
-_URL_DELIMITERS = "/?=&:;#"
-
-
-def _start_after_url(text: str, start: int, end: int, entity: str) -> int:
-    """Where an e-mail's mailbox or a person's name found at [start, end) begins. Presidio's mailbox
-    pattern takes URL delimiters in, so in `acme.com/u?mail=ghallman@…` its match starts at the host, and
-    NER reads `https://x.com/search?q=Maria Gonzalez` as one person: the value starts after the last
-    delimiter before an e-mail's "@" (no mailbox anyone uses holds one), or after the last "?", "=" or
-    "&" in a name (and "/" where the span holds a URL's "://")."""
-    if entity == "EMAIL_ADDRESS":
-        stop, delimiters = text.find("@", start, end), _URL_DELIMITERS
-    else:  # in a name only a URL's own delimiters count ("Kónya/Becker" and "By: Varvio" are names)
-        stop, delimiters = end, "?=&/" if "://" in text[start:end] else "?=&"
-    if stop < 0:
-        return start
-    cut = max(text.rfind(delimiter, start, stop) for delimiter in delimiters)
-    if cut < start or cut + 1 >= stop or not any(ch.isalpha() for ch in text[cut + 1:stop]):
+def _name_start_in_url(text: str, start: int, end: int) -> int:
+    """Where a person's name found at [start, end) begins: NER reads `https://x.com/search?q=Maria
+    Gonzalez` as one person, so the name starts after the last "?", "=" or "&" in the span (and "/"
+    where the span holds a URL's "://"); "Kónya/Becker" and "By: Varvio" are names as they are."""
+    delimiters = "?=&/" if "://" in text[start:end] else "?=&"
+    cut = max(text.rfind(delimiter, start, end) for delimiter in delimiters)
+    if cut < start or cut + 1 >= end or not any(ch.isalpha() for ch in text[cut + 1:end]):
         return start
     return cut + 1

@@ -3,10 +3,7 @@ them from bots: "jdoe42 at example dot com", "jdoe42 [at] example [dot] com", "j
 "j dot doe at example dot org", "jdoe42 @ example . com".
 
 The whole written-out address is one `EMAIL_ADDRESS`. An address as Presidio reads it (no spaces, no
-brackets) is left to Presidio's recognizer, unless it is glued to a character Presidio's mailbox also
-takes in (`/u?mail=ghallman@acme-retail.com` in a URL): its match then starts at the URL's host, and the
-domain check it runs on the whole match fails where the host is internal (`hr-api.internal`), so the
-address is taken here. The last label must be a public suffix (tldextract's bundled
+brackets) is left to Presidio's recognizer. The last label must be a public suffix (tldextract's bundled
 list). Where "at" is a plain word, an e-mail word shortly before will do ("my email is jdoe at
 example.com"); without one, a dot must be spelled out too and the mailbox look like one (a digit, `.`,
 `_`, `+` or `-` in it). So "stay at home dot com", "log in at portal.acme.com", "release v2.1 at
@@ -36,11 +33,7 @@ _SPELLED = regex.compile(
 _AT_GATE = regex.compile(
     rf"(?i)[ \t]at[ \t]|[ \t]@|@[ \t]|{_OPEN}[ \t]*(?:at|@)[ \t]*{_CLOSE}"
     rf"|@[\p{{L}}\p{{N}}.-]*(?:[ \t]+dot[ \t]|[ \t]*{_OPEN}[ \t]*(?:dot|\.)|[ \t]+\.)"
-    rf"|(?:[ \t]dot[ \t]|{_CLOSE})[\p{{L}}\p{{N}}._%+-]*@"
-    r"|[!#$%&'*/=?^`{|}~:][\p{L}\p{N}._%+-]+@")
-# What Presidio's mailbox pattern takes in besides what ours does: an address glued to one of these is
-# read by Presidio from further back (a URL's host and path), so ours reads it.
-_GLUED_FOR_PRESIDIO = frozenset("!#$%&'*/=?^`{|}~:")
+    rf"|(?:[ \t]dot[ \t]|{_CLOSE})[\p{{L}}\p{{N}}._%+-]*@")
 _LAST_LABEL = regex.compile(r"[\p{L}\p{N}-]+$")
 _MAILBOX_MARK = regex.compile(r"[\d._+-]|\bdot\b", regex.IGNORECASE)
 _SPELLED_DOT = regex.compile(rf"(?i){_DOT_WORD}")
@@ -66,11 +59,10 @@ class SpelledEmailRecognizer(OneEntityRecognizer):
 
     def _address(self, text: str, m: regex.Match) -> bool:
         written = m.group()
+        if not any(ch.isspace() or ch in "[](){}<>" for ch in written):
+            return False  # an address as Presidio's recognizer reads it: its match
         if _LAST_LABEL.search(m.group("domain")).group().lower() not in self.suffixes:
             return False
-        if not any(ch.isspace() or ch in "[](){}<>" for ch in written):
-            # an address as Presidio's recognizer reads it is its match, unless glued (module docstring)
-            return m.start() > 0 and text[m.start() - 1] in _GLUED_FOR_PRESIDIO
         if m.group("at").strip().lower() != "at":  # "@", "[at]", "(at)": written as an address on purpose
             return True
         if _CUE.search(text, 0, m.start()) is not None:
