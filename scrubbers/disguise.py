@@ -3,10 +3,11 @@
 A personal value can be written so that no recognizer sees it: zero-width or bidi characters inside a
 name or a number, fullwidth digits, Cyrillic letters that look Latin, literal `\\u0047` escapes, `%40`
 for `@`, `+` for a space in a URL query, HTML references (`&#71;`, `&commat;`), a fake placeholder
-wrapping it (`<GREGORY_HALLMAN>`, `<SSN_512447723>`), or base64. Detection runs on the *view* (each
-disguise taken off), and every span it finds is mapped back to the characters of the original it came
-from, so the original is what gets replaced (normalise before detection, replace in the original). A
-base64 token that decodes to text is scanned as that text, and redacted whole on a hit.
+wrapping it (`<GREGORY_HALLMAN>`, `<SSN_512447723>`), letter by letter (`G r e g o r y   H a l l m a n`),
+or base64. Detection runs on the *view* (each disguise taken off), and every span it finds is mapped back
+to the characters of the original it came from, so the original is what gets replaced (normalise before
+detection, replace in the original). A base64 token that decodes to text is scanned as that text, and
+redacted whole on a hit.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from scrubbers.context import PLACEHOLDER
 _INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
 _INVISIBLE_CHARS = regex.compile(f"[{_INVISIBLE}]+")
 _EXTRA_BACKSLASHES = regex.compile(r"\\+u")
+# what a value written letter by letter is made of: letters, digits and the marks of e-mails and numbers
+_SPACED = r"[\p{L}\p{N}@._+()/:'-]"
 _DISGUISE = regex.compile(
     # literal \uXXXX escapes, escaped again or not (a run: surrogate pairs decode together)
     r"(?P<u>(?:\\+u[0-9a-fA-F]{4})+)"
@@ -42,10 +45,14 @@ _DISGUISE = regex.compile(
     rf"|(?P<inv>[{_INVISIBLE}]+)"
     # a placeholder-looking wrapper, underscores for the value's spaces and punctuation (`<_415__555_0134>`)
     r"|(?P<fake><(?P<inner>_*[\p{Lu}\d][\p{L}\p{N}]*(?:_+[\p{L}\p{N}]+)*_*)>)"
+    # a value written letter by letter, its words set apart by wider gaps ("G r e g o r y   H a l l m a n")
+    rf"|(?P<spaced>(?<![\p{{L}}\p{{N}}]){_SPACED}(?: {_SPACED})+(?: {{2,3}}{_SPACED}(?: {_SPACED})*)*"
+    r"(?![\p{L}\p{N}]))"
     r"|(?P<other>[^\x00-\x7f])"  # anything else outside ASCII: NFKC, confusables
 )
 _SUSPECT = regex.compile(rf"\\u|\\+\"|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]|<_*[\p{{Lu}}\d]"
-                         r"|&#?[A-Za-z0-9]+;|=[^\s&]*\+")
+                         r"|&#?[A-Za-z0-9]+;|=[^\s&]*\+"
+                         rf"|(?<![\p{{L}}\p{{N}}])[\p{{L}}\p{{N}}] {_SPACED} {_SPACED}(?![\p{{L}}\p{{N}}])")
 # Our own placeholders are never a disguise: `OWN_PLACEHOLDER` is the engine's one rule for them.
 OWN_PLACEHOLDER = PLACEHOLDER
 # A base64 candidate: a token of 8+ base64 characters with a digit, symbol or padding and two capitals in it
@@ -129,6 +136,8 @@ def view_of(text: str) -> View:
             emit(_readable(html.unescape(match.group())), start, stop)
         elif kind == "plus":
             emit(" ", start, stop)
+        elif kind == "spaced":
+            _emit_spaced(match.group(), start, pieces, begin, end)
         elif kind == "quote":
             emit('"', start, stop)
         elif kind == "inv":
@@ -157,6 +166,30 @@ def view_of(text: str) -> View:
     if folded == text:
         return View(text, None, None, decoded)
     return View(folded, begin, end, decoded)
+
+
+SPACED_MIN_CHARS = 4
+"""The fewest letters and digits a run written letter by letter must hold to be read joined."""
+
+
+def _emit_spaced(run: str, start: int, pieces: list[str], begin: list[int], end: list[int]) -> None:
+    """A run written letter by letter, read as its characters joined and each wider gap as one space; each
+    view character comes from its own character of the run. A short run ("a b c") is read as written."""
+    if sum(ch.isalnum() for ch in run) < SPACED_MIN_CHARS:
+        pieces.append(run)
+        begin.extend(range(start, start + len(run)))
+        end.extend(range(start + 1, start + len(run) + 1))
+        return
+    for gap in regex.finditer(r"[^ ]+| {2,}", run):
+        at = start + gap.start()
+        if gap.group().startswith(" "):
+            pieces.append(" ")
+            begin.append(at)
+            end.append(start + gap.end())
+        else:
+            pieces.append(gap.group())
+            begin.extend(range(at, at + len(gap.group())))
+            end.extend(range(at + 1, at + len(gap.group()) + 1))
 
 
 def _punctuated(inner: str) -> list[str]:

@@ -55,6 +55,7 @@ DISGUISES: dict[str, Callable[[str], str]] = {
     "\\u escapes": lambda v: "".join(f"\\u{ord(c):04x}" for c in v),
     "base64": lambda v: base64.b64encode(v.encode()).decode(),
     "fake placeholder": lambda v: "<" + "".join(c if c.isalnum() else "_" for c in v).upper() + ">",
+    "letters spaced out": lambda v: "   ".join(" ".join(word) for word in v.split()),
 }
 """One way each of writing a value so that it does not read as itself (the fuzz and sweep tests')."""
 

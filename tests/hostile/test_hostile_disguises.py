@@ -2,7 +2,7 @@
 
 Each row writes the values in one disguise (issue 11: literal `\\u` escapes, base64, zero-width and bidi
 characters, fullwidth digits, Cyrillic confusables, URL encoding, `+` for spaces in a URL query, HTML
-character references, fake placeholders, e-mails spelled out)
+character references, fake placeholders, e-mails spelled out, letters spaced out)
 into the user's message of a real ADK fixture trace (at every level of JSON escaping it sits at), and
 checks that no form of them is left in what each command writes, while ids, times, tool names and figures
 stay.
@@ -67,6 +67,9 @@ DISGUISES = {
     "HTML named references": (lambda v: v.replace("@", "&commat;").replace(".", "&period;"), ("email",)),
     "a URL query with + for spaces": (
         lambda v: "https://hr.acme-retail.com/people?name=" + v.replace(" ", "+") + "&view=full", ("name",)),
+    # letter by letter, to keep a value from filters: "G r e g o r y   H a l l m a n"
+    "letters spaced out": (lambda v: "   ".join(" ".join(word) for word in v.split()),
+                           ("name", "email", "phone", "ssn", "employee_id")),
     # what the fuzz test found: "(415) 555-0134" as `<_415__555_0134>` (leading and doubled underscores)
     "a placeholder with underscores for punctuation": (
         lambda v: "<" + "".join(ch if ch.isalnum() else "_" for ch in v).upper() + ">",
