@@ -14,9 +14,11 @@ from typing import NamedTuple
 
 import regex
 
+from scrubbers.email_forms import plain_address, written_forms, written_out
 from scrubbers.output_match import RUN_DIGITS, NumberMatcher, ValueMatcher
 
 PERSON = "PERSON"
+EMAIL = "EMAIL_ADDRESS"
 PLACEHOLDER = regex.compile(r"<[A-Z]{2}[A-Z_]*?_(?:\d{1,5}|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
 """Text this engine writes; never personal, never re-scrubbed. A trace never needs more than five
 digits of numbering: `<SSN_512447723>` is a value dressed up as a placeholder, not one of ours."""
@@ -35,6 +37,8 @@ def normalise(entity: str, value: str) -> str:
         if entity == "PHONE_NUMBER" and len(digits) == 11 and digits.startswith("1"):
             digits = digits[1:]
         return digits or text.casefold()
+    if entity == EMAIL:  # "ghallman at acme-retail dot com" is ghallman@acme-retail.com
+        return plain_address(text)
     if entity == PERSON:
         text = _TITLES.sub("", _FORM_SPACE.sub(" ", text))  # "Maria+Gonzalez" of a URL query is her too
         if text.endswith("'s") or text.endswith("’s"):
@@ -178,7 +182,8 @@ class ScrubContext:
         self._known[surface] = (entity, case_sensitive)
         first = _WORD.search(surface)
         parts = surface.split() if case_sensitive else surface.lower().split()
-        indexed = _Surface(surface, entity, case_sensitive, first.start() if first else None, parts)
+        indexed = _Surface(surface, entity, case_sensitive, first.start() if first else None, parts,
+                           written_out(surface) if entity == EMAIL else None)
         first_word = first.group().casefold() if first else ""
         self._by_first_word.setdefault(first_word, []).append(indexed)
         self._first_words.add(first_word)
@@ -211,6 +216,8 @@ class ScrubContext:
             forms.add(folded)
             if entity == PERSON and " " in folded:
                 forms |= {folded.replace(" ", "_"), folded.replace(" ", "."), folded.replace(" ", "")}
+            if entity == EMAIL:
+                forms.update(written_forms(folded))
             digits = "".join(ch for ch in surface if ch.isdigit())
             if entity in _DIGIT_ENTITIES and len(digits) >= RUN_DIGITS:
                 numbers.add(digits)
@@ -242,6 +249,9 @@ class ScrubContext:
         found = []
         for word in first_words:
             for known in self._by_first_word[word]:
+                if known.written is not None:  # an address the trace holds, however it is written out
+                    found += [(m.start(), m.end(), known.entity) for m in known.written.finditer(text)]
+                    continue
                 if known.offset is None or not word.isascii() or not aligned:
                     pattern = _surface_pattern(known.surface, known.case_sensitive)
                     found += [(m.start(), m.end(), known.entity) for m in pattern.finditer(text)]
@@ -274,6 +284,8 @@ class _Surface(NamedTuple):
     """Where its first word starts in it; None when it has no word."""
     parts: list[str]
     """Its words (lower-cased unless case-sensitive), to be matched with any whitespace between them."""
+    written: regex.Pattern | None = None
+    """For an e-mail address: its matcher as written or written out (`scrubbers.email_forms`)."""
 
 
 # Only for values `_match_at` cannot test (no word, or a non-ASCII first word): compiled once per value.

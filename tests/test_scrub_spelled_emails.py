@@ -108,3 +108,70 @@ def test_an_address_in_a_span_url_attribute_is_scrubbed_from_an_export(tmp_path)
     written = out.read_text()
     assert "ghallman@acme-retail.com" not in written and "ghallman" not in written
     assert "https://hr-api.internal/v1/people?email=<EMAIL_ADDRESS_" in written
+
+
+KNOWN_WRITTEN_OUT = [  # no e-mail word before them and no mark of a mailbox: the recognizer alone keeps them
+    "ping mgonzalez at acme-retail.com today",
+    "ping mgonzalez at acme-retail dot com today",
+    "ping MGONZALEZ AT ACME-RETAIL DOT COM today",
+]
+
+
+@pytest.mark.parametrize("text", KNOWN_WRITTEN_OUT)
+def test_an_address_the_trace_holds_is_known_however_it_is_written_out(text: str) -> None:
+    scrubber = engine()
+    alone = scrubber.scrub_text(text, scrubber.new_context())
+    assert "mgonzalez" in alone.lower()  # without the trace's knowledge it reads as a host, and stays
+    ctx = scrubber.new_context()
+    # the user's message comes before the tool result that holds the address: learnt first, both scrubbed
+    message, result = scrubber.scrub_many([(ctx, "gen_ai.prompt", text),
+                                           (ctx, "tool.result", '{"email": "mgonzalez@acme-retail.com"}')],
+                                          learn=True)
+    assert message == "ping <EMAIL_ADDRESS_1> today"
+    assert result == '{"email": "<EMAIL_ADDRESS_1>"}'
+
+
+def test_a_written_out_address_has_the_placeholder_of_the_address() -> None:
+    scrubber = engine()
+    ctx = scrubber.new_context()
+    first = scrubber.scrub_text("mail: maria.gonzalez@acme-retail.com", ctx)
+    again = scrubber.scrub_text("or write to maria dot gonzalez [at] acme-retail [dot] com", ctx)
+    assert (first, again) == ("mail: <EMAIL_ADDRESS_1>", "or write to <EMAIL_ADDRESS_1>")
+
+
+def test_other_addresses_and_hosts_after_at_stay_when_the_trace_holds_an_address() -> None:
+    scrubber = engine()
+    ctx = scrubber.new_context()
+    scrubber.scrub_text("mail: mgonzalez@acme-retail.com", ctx)
+    kept = ("mgonzalez at acme-retail dot community", "log in at acme-retail.com", "stay at home dot com")
+    for text in kept:
+        assert scrubber.scrub_text(text, ctx) == text
+
+
+def test_the_output_check_reads_an_address_written_out() -> None:
+    scrubber = engine()
+    ctx = scrubber.new_context()
+    ctx.remember("EMAIL_ADDRESS", "maria.gonzalez@acme-retail.com")
+    assert scrubber.leaks("cc maria dot gonzalez at acme-retail dot com", ctx)
+    assert scrubber.leaks("cc maria.gonzalez [at] acme-retail [dot] com", ctx)
+    assert not scrubber.leaks("cc maria at home", ctx)
+
+
+def test_an_address_a_tool_result_holds_goes_from_the_message_that_writes_it_out(tmp_path) -> None:
+    # a real ADK trace whose HR tool returns maria.gonzalez@acme-retail.com; the user's message (which
+    # comes first) writes it out with a plain "at", which reads as a host to a recognizer alone
+    import subprocess
+    import sys
+
+    from tests.conftest import TRACES
+
+    phrase = "If I do not use all my PTO this year"
+    source = (TRACES / "adk2.otlp.jsonl").read_text()
+    assert source.count(phrase) >= 2 and "maria.gonzalez@acme-retail.com" in source
+    export, out = tmp_path / "in.otlp.jsonl", tmp_path / "out.otlp.jsonl"
+    export.write_text(source.replace(phrase, "Also maria.gonzalez at acme-retail.com. " + phrase))
+    done = subprocess.run([sys.executable, "-m", "promote", "scrub", str(export), "-o", str(out),
+                           "--workers", "1"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    written = out.read_text()
+    assert "maria.gonzalez" not in written.lower() and "Also <EMAIL_ADDRESS_" in written

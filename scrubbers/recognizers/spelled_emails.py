@@ -15,14 +15,15 @@ from __future__ import annotations
 import regex
 import tldextract.tldextract as tld_module
 
+from scrubbers.email_forms import AT_SEPARATOR, CLOSE, DOT, DOT_WORD, OPEN
 from scrubbers.recognizers.base import OneEntityRecognizer
 
 ENTITY = "EMAIL_ADDRESS"
 SCORE = 0.85
-_OPEN, _CLOSE = r"[\[\(\{<]", r"[\]\)\}>]"
-_AT = rf"(?P<at>[ \t]*{_OPEN}[ \t]*(?:at|@)[ \t]*{_CLOSE}[ \t]*|[ \t]+at[ \t]+|[ \t]*@[ \t]*)"
-_DOT_WORD = rf"(?:[ \t]*{_OPEN}[ \t]*(?:dot|\.)[ \t]*{_CLOSE}[ \t]*|[ \t]+dot[ \t]+)"
-_DOT = rf"(?:{_DOT_WORD}|[ \t]*\.[ \t]*)"
+_OPEN, _CLOSE = OPEN, CLOSE
+_AT = rf"(?P<at>{AT_SEPARATOR})"
+_DOT_WORD = DOT_WORD
+_DOT = DOT
 _LABEL = r"[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?"
 _BOX = r"[\p{L}\p{N}](?:[\p{L}\p{N}._%+-]{0,62}[\p{L}\p{N}])?"
 _SPELLED = regex.compile(
