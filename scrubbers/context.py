@@ -27,6 +27,7 @@ _DIGIT_ENTITIES = {"PHONE_NUMBER", "US_SSN", "CREDIT_CARD", "US_BANK_NUMBER", "A
 _TITLES = regex.compile(r"^(?:mr|mrs|ms|miss|mx|dr|prof)\.?\s+", regex.IGNORECASE)
 _EDGE_PUNCTUATION = " \t\r\n.,;:!?\"'()[]{}<>"
 _FORM_SPACE = regex.compile(r"(?<=\p{L})\+(?=\p{L})")
+_LETTER_WORDS = regex.compile(r"[\p{L}'’-]+(?: [\p{L}'’-]+)*")
 
 
 def normalise(entity: str, value: str) -> str:
@@ -142,8 +143,11 @@ class ScrubContext:
             return
         if detected and entity == PERSON and len(surface.split()) < 2:
             return
-        if not any(ch.isdigit() or ch.isupper() or ch == "@" for ch in surface):
-            return  # all-lowercase words ("string", "checking") are not worth a trace-wide deny entry
+        if not any(ch.isdigit() or ch.isupper() or ch == "@" for ch in surface) and (
+                detected or not self._lower_case_value(entity, surface)):
+            # all-lowercase common words ("string", "checking") are not worth a trace-wide deny entry; a
+            # log-in under a personal key ("ghallman") is no word, and goes wherever the trace writes it
+            return
         if surface not in self._known:
             self._add_known(surface, entity, False)
         if entity != PERSON:
@@ -161,6 +165,17 @@ class ScrubContext:
                 # person, not "rose"); one that is no word in any case ("hallman, gregory" in chat)
                 common = self._common_words is None or part.lower() in self._common_words
                 self._add_known(part, PERSON, common)
+
+    def _lower_case_value(self, entity: str, surface: str) -> bool:
+        """Whether a lower-case value given under a personal key is worth denying trace-wide: one word at
+        least is no common English word, and a person's name is made of letters only (a `name` key also
+        holds code: `gcp.vertex.agent`, `call_llm`)."""
+        common = self._common_words
+        if common is None or len(surface) < 4:
+            return False
+        if entity == PERSON and not _LETTER_WORDS.fullmatch(surface):
+            return False
+        return not all(word in common for word in _WORD.findall(surface.lower()))
 
     def remember_split(self, entity: str, whole: str, pieces: tuple[str, ...]) -> None:
         """A value found only where adjacent parts of a message are read joined (`scrubbers.joins`):
