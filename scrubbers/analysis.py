@@ -27,7 +27,7 @@ from presidio_analyzer.predefined_recognizers import (
     UsSsnRecognizer,
 )
 
-from scrubbers.context import PLACEHOLDER
+from scrubbers.context import DIGIT_ENTITIES, PLACEHOLDER
 from scrubbers.gates import gate_recognizers
 from scrubbers.policy import ScrubPolicy
 from scrubbers.presidio_engine import (
@@ -75,6 +75,7 @@ _RAW_KEY_VALUE = regex.compile(
 # where the whole key matches it: a key's last part alone would take `k8s.pod.name=payments-api` for a
 # person, and a bare `name` names resources in logs as often as people.
 _GENERIC_KEYS = frozenset({"name", "names"})
+_DIGIT = regex.compile(r"\d")
 BARE_VALUE_SCORE = 0.6
 """Of an unquoted value a key rule takes: at least every entity threshold of the default policy."""
 
@@ -239,6 +240,8 @@ class Analyzer:
             hint = self.key_hint(match.group("key"), whole=group == "bare")
             if hint is None or self.hint_exempt(match.group(group)):
                 continue
+            if group == "bare" and hint[0] in DIGIT_ENTITIES and not _DIGIT.search(match.group(group)):
+                continue  # "cc: rose wells" is a copy line, not a card: an unquoted number has digits
             # an unquoted token is surer to be personal than to be that entity: a recognizer's own
             # finding over it names the placeholder (`iban: DE89 3704 …` stays an IBAN), it still goes
             score = BARE_VALUE_SCORE if group == "bare" else 1.0

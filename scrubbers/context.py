@@ -23,7 +23,7 @@ PLACEHOLDER = regex.compile(r"<[A-Z]{2}[A-Z_]*?_(?:\d{1,5}|[0-9a-f]{6})>|<REDACT
 """Text this engine writes; never personal, never re-scrubbed. A trace never needs more than five
 digits of numbering: `<SSN_512447723>` is a value dressed up as a placeholder, not one of ours."""
 
-_DIGIT_ENTITIES = {"PHONE_NUMBER", "US_SSN", "CREDIT_CARD", "US_BANK_NUMBER", "ABA_ROUTING_NUMBER"}
+DIGIT_ENTITIES = {"PHONE_NUMBER", "US_SSN", "CREDIT_CARD", "US_BANK_NUMBER", "ABA_ROUTING_NUMBER"}
 _TITLES = regex.compile(r"^(?:mr|mrs|ms|miss|mx|dr|prof)\.?\s+", regex.IGNORECASE)
 _EDGE_PUNCTUATION = " \t\r\n.,;:!?\"'()[]{}<>"
 _FORM_SPACE = regex.compile(r"(?<=\p{L})\+(?=\p{L})")
@@ -33,7 +33,7 @@ _LETTER_WORDS = regex.compile(r"[\p{L}'’-]+(?: [\p{L}'’-]+)*")
 def normalise(entity: str, value: str) -> str:
     """The identity of a value: same person/number written differently → same string."""
     text = " ".join(value.split()).strip(_EDGE_PUNCTUATION)
-    if entity in _DIGIT_ENTITIES:
+    if entity in DIGIT_ENTITIES:
         digits = "".join(ch for ch in text if ch.isdigit())
         if entity == "PHONE_NUMBER" and len(digits) == 11 and digits.startswith("1"):
             digits = digits[1:]
@@ -234,7 +234,7 @@ class ScrubContext:
             if entity == EMAIL:
                 forms.update(written_forms(folded))
             digits = "".join(ch for ch in surface if ch.isdigit())
-            if entity in _DIGIT_ENTITIES and len(digits) >= RUN_DIGITS:
+            if entity in DIGIT_ENTITIES and len(digits) >= RUN_DIGITS:
                 numbers.add(digits)
         values = ValueMatcher(forms) if forms else None
         number_matcher = NumberMatcher(numbers) if numbers else None

@@ -13,13 +13,28 @@ REMOVED = [
     ("GET /v1/pto?user_id=u88645&year=2026", "GET /v1/pto?user_id=<USER_ID_1>&year=2026"),
     ("user.name=ghallman", "user.name=<PERSON_1>"),
     ("manager: greg", "manager: <PERSON_1>"),
+    # a lower-case full name after a name key, though "greg" is also a word
+    ('level=info msg="lookup" name=greg hallman id=7', 'level=info msg="lookup" name=<PERSON_1> id=7'),
+    ("contact name: greg hallman", "contact name: <PERSON_1>"),
+    ("Full name: maria gonzalez", "Full name: <PERSON_1>"),
+    ("cc: 4111 1111 1111 1111", "cc: <CREDIT_CARD_1>"),
 ]
 KEPT = [
     "k8s.pod.name=payments-api-7f9c8d",
     "name=payments-api replicas=3",
     "Namespace: observability",
     "tool name: get_employee_context",
+    "name: redis cluster",
+    "name=rose garden",
+    "k8s.pod.name=payments api",
+    "ssn: none given",
 ]
+
+
+def test_a_copy_line_is_no_card_number() -> None:
+    # `cc` is a card number's key, but an unquoted value without digits is none (it was `<CREDIT_CARD_1>`)
+    assert "CREDIT_CARD" not in engine().scrub_text("cc: rose wells", engine().new_context())
+    assert "Rose Wells" not in engine().scrub_text("cc: Rose Wells", engine().new_context())
 
 
 @pytest.mark.parametrize(("text", "expected"), REMOVED)

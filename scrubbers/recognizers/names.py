@@ -77,6 +77,9 @@ _INTRO = regex.compile(
     r"thanks|thx|ty|dear|signed)[,:]?[ \t]+)(?P<names>[\p{Ll}\p{M}'’-]+(?:[ \t][\p{Ll}\p{M}'’-]+){0,3})")
 _LOWER_PAIR = regex.compile(r"(?<![\w@./\\:-])(?P<given>\p{Ll}[\p{Ll}\p{M}]+)[ \t]+"
                             r"(?P<surname>\p{Ll}[\p{Ll}\p{M}-]*\p{Ll})(?:['’]s?)?(?![\w@/\\-])")
+# a name key right before a value in a log line or a form: "name=", "full_name: ", "Display name = "
+_NAME_KEY_BEFORE = regex.compile(r"(?i:(?<![\w.-])(?:(?:full|display|user|contact|employee|legal)[ _-]?)?name"
+                                 r"[ \t]*[:=][ \t]*)$")
 _STRONG_INTRO = regex.compile(r"(?i:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|call\s+me)\b")
 _LIST_CUE = regex.compile(
     r"(?i:\b(?:founders?|co-?founders?|authors?|(?:directed|written|produced|created|edited|composed|signed|"
@@ -251,9 +254,12 @@ class NameRecognizer(OneEntityRecognizer):
         lex = self.lexicon
         for match in _LOWER_PAIR.finditer(text, overlapped=True):
             given, surname = match.group("given"), match.group("surname")
-            if (len(given) >= 4 and len(surname) >= 3 and given in lex.first_lower
-                    and surname in lex.last_lower and given not in lex.english
-                    and surname not in lex.english):
+            if not (len(given) >= 3 and len(surname) >= 3 and given in lex.first_lower
+                    and surname in lex.last_lower):
+                continue
+            # after a name key ("name=greg hallman" in a log line) words are names too ("greg" is a word)
+            named = _NAME_KEY_BEFORE.search(text, max(0, match.start() - 40), match.start()) is not None
+            if named or (len(given) >= 4 and given not in lex.english and surname not in lex.english):
                 yield match.start(), match.end("surname"), _WEAK_SCORE  # a possessive "'s" stays
 
     def _lists(self, text: str) -> Iterator[tuple[int, int, float]]:
