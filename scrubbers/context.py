@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import regex
 
-from scrubbers.email_forms import plain_address, written_forms, written_out
+from scrubbers.email_forms import plain_address, written_addresses, written_forms
 from scrubbers.output_match import RUN_DIGITS, NumberMatcher, ValueMatcher
 
 PERSON = "PERSON"
@@ -77,6 +77,7 @@ class ScrubContext:
         self.checked: dict[str, bool] = {}
         """The output check's answer by text, for this context's state (histories repeat in every call)."""
         self._pieces: dict[tuple[str, str], str] = {}  # (entity, normalised piece) → the split value it is of
+        self._emails: set[str] = set()  # known e-mail addresses, as `email_forms.plain_address` reads them
 
     # placeholders ---------------------------------------------------------------------------------
     def placeholder(self, entity: str, value: str) -> str:
@@ -197,8 +198,9 @@ class ScrubContext:
         self._known[surface] = (entity, case_sensitive)
         first = _WORD.search(surface)
         parts = surface.split() if case_sensitive else surface.lower().split()
-        indexed = _Surface(surface, entity, case_sensitive, first.start() if first else None, parts,
-                           written_out(surface) if entity == EMAIL else None)
+        indexed = _Surface(surface, entity, case_sensitive, first.start() if first else None, parts)
+        if entity == EMAIL:
+            self._emails.add(plain_address(surface))
         first_word = first.group().casefold() if first else ""
         self._by_first_word.setdefault(first_word, []).append(indexed)
         self._first_words.add(first_word)
@@ -264,9 +266,6 @@ class ScrubContext:
         found = []
         for word in first_words:
             for known in self._by_first_word[word]:
-                if known.written is not None:  # an address the trace holds, however it is written out
-                    found += [(m.start(), m.end(), known.entity) for m in known.written.finditer(text)]
-                    continue
                 if known.offset is None or not word.isascii() or not aligned:
                     pattern = _surface_pattern(known.surface, known.case_sensitive)
                     found += [(m.start(), m.end(), known.entity) for m in pattern.finditer(text)]
@@ -280,6 +279,8 @@ class ScrubContext:
                     if end is not None:
                         found.append((start, end, known.entity))
                     position = lowered.find(word, position + 1)
+        # an address the trace holds, however it is written out ("ghallman at acme-retail dot com")
+        found += [(start, end, EMAIL) for start, end in written_addresses(text, self._emails)]
         # What one alternation regex would pick: leftmost first, then the longest, never overlapping.
         found.sort(key=lambda f: (f[0], f[0] - f[1], f[2]))  # entity last: same order in every process
         chosen: list[tuple[int, int, str]] = []
@@ -299,8 +300,6 @@ class _Surface(NamedTuple):
     """Where its first word starts in it; None when it has no word."""
     parts: list[str]
     """Its words (lower-cased unless case-sensitive), to be matched with any whitespace between them."""
-    written: regex.Pattern | None = None
-    """For an e-mail address: its matcher as written or written out (`scrubbers.email_forms`)."""
 
 
 # Only for values `_match_at` cannot test (no word, or a non-ASCII first word): compiled once per value.

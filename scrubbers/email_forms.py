@@ -17,14 +17,27 @@ AT_SEPARATOR = rf"[ \t]*{OPEN}[ \t]*(?:at|@)[ \t]*{CLOSE}[ \t]*|[ \t]+at[ \t]+|[
 """What stands for the "@": "[at]", "(at)", " at ", " @ " (brackets of any kind)."""
 DOT_WORD = rf"(?:[ \t]*{OPEN}[ \t]*(?:dot|\.)[ \t]*{CLOSE}[ \t]*|[ \t]+dot[ \t]+)"
 """A dot spelled out: "[dot]", "(.)", " dot "."""
-DOT = rf"(?:{DOT_WORD}|[ \t]*\.[ \t]*)"
-"""A dot spelled out or written, with or without spaces around it."""
+DOT = rf"(?:{DOT_WORD}|\.(?=[\p{{L}}\p{{N}}])|[ \t]+\.[ \t]+)"
+"""A dot spelled out or written: glued to the labels on both sides, or spaced on both ("example . com");
+a dot with a space after it only ends the sentence ("at example.com. Thanks")."""
+
+_LABEL = r"[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?"
+_BOX = r"[\p{L}\p{N}](?:[\p{L}\p{N}._%+-]{0,62}[\p{L}\p{N}])?"
+WRITTEN = regex.compile(
+    rf"(?i)(?<![\w.+@-])(?P<box>{_BOX}(?:{DOT_WORD}{_BOX})*)(?P<at>{AT_SEPARATOR})"
+    rf"(?P<domain>{_LABEL}(?:{DOT}{_LABEL})+)(?![\w-])")
+"""An address, written out or not: a mailbox, something standing for the "@", and a domain of two labels
+or more (search it with `overlapped=True`: "reach me at j.doe42{at}…" first matches "me at j.doe42")."""
+GATE = regex.compile(
+    rf"(?i)[ \t]at[ \t]|[ \t]@|@[ \t]|{OPEN}[ \t]*(?:at|@)[ \t]*{CLOSE}"
+    rf"|@[\p{{L}}\p{{N}}.-]*(?:[ \t]+dot[ \t]|[ \t]*{OPEN}[ \t]*(?:dot|\.)|[ \t]+\.)"
+    rf"|(?:[ \t]dot[ \t]|{CLOSE})[\p{{L}}\p{{N}}._%+-]*@")
+"""Where a written-out address can be: an "at" word, an "@" with a space or bracket beside it, or a plain
+"@" with a dot spelled out after it or before it. A plain address is Presidio's, and most are plain."""
 
 _AT = regex.compile(rf"(?i){AT_SEPARATOR}")
 _DOTS = regex.compile(rf"(?i){DOT}")
 _ADDRESS = regex.compile(r"[^\s@]+@[^\s@]+\.[^\s@]+")
-_PATTERN_CACHE_SIZE = 20_000
-_PATTERNS: dict[str, regex.Pattern | None] = {}
 
 
 def plain_address(written: str) -> str:
@@ -40,26 +53,12 @@ def plain_address(written: str) -> str:
     return f"{_DOTS.sub('.', box)}@{_DOTS.sub('.', domain)}"
 
 
-def written_out(address: str) -> regex.Pattern | None:
-    """The matcher of `address` written out in any of the ways above (and as itself), case ignored; None
-    for a value that is no address. Compiled once per address (the traces of a run share their cast)."""
-    if address in _PATTERNS:
-        return _PATTERNS[address]
-    pattern = None
-    folded = address.strip().casefold()
-    if _ADDRESS.fullmatch(folded):
-        box, _, domain = folded.partition("@")
-        pattern = regex.compile(rf"(?i)(?<![\w.+@-])(?:{_labels(box)})(?:{AT_SEPARATOR})(?:{_labels(domain)})"
-                                r"(?![\w@-])")
-    if len(_PATTERNS) >= _PATTERN_CACHE_SIZE:
-        _PATTERNS.clear()
-    _PATTERNS[address] = pattern
-    return pattern
-
-
-def _labels(part: str) -> str:
-    """A mailbox or domain as a pattern: its dot-separated labels, with any form of dot between them."""
-    return DOT.join(regex.escape(label) for label in part.split("."))
+def written_addresses(text: str, known: set[str] | frozenset[str]) -> list[tuple[int, int]]:
+    """Where `text` writes out one of the `known` addresses (as `plain_address` gives them): a trace that
+    holds an address knows it in any of these forms, with no cue needed."""
+    if not known or GATE.search(text) is None:
+        return []
+    return [m.span() for m in WRITTEN.finditer(text, overlapped=True) if plain_address(m.group()) in known]
 
 
 def written_forms(address: str) -> list[str]:

@@ -20,6 +20,9 @@ REMOVED = [
     ("it is j dot doe@example.com", "j dot doe@example.com"),
     ("mail jdoe42@example[dot]com", "jdoe42@example[dot]com"),
     ("mail jdoe42@example dot com", "jdoe42@example dot com"),
+    # the dot that ends the sentence is no dot of the domain (these were kept whole, or cut to "jdoe42")
+    ("email me: jdoe42 at example.com. Thanks", "jdoe42 at example.com"),
+    ("email: jdoe42 at example dot com. Thanks", "jdoe42 at example dot com"),
 ]
 KEPT = [
     "stay at home dot com",

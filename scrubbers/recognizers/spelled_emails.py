@@ -15,29 +15,14 @@ from __future__ import annotations
 import regex
 import tldextract.tldextract as tld_module
 
-from scrubbers.email_forms import AT_SEPARATOR, CLOSE, DOT, DOT_WORD, OPEN
+from scrubbers.email_forms import DOT_WORD, GATE, WRITTEN
 from scrubbers.recognizers.base import OneEntityRecognizer
 
 ENTITY = "EMAIL_ADDRESS"
 SCORE = 0.85
-_OPEN, _CLOSE = OPEN, CLOSE
-_AT = rf"(?P<at>{AT_SEPARATOR})"
-_DOT_WORD = DOT_WORD
-_DOT = DOT
-_LABEL = r"[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?"
-_BOX = r"[\p{L}\p{N}](?:[\p{L}\p{N}._%+-]{0,62}[\p{L}\p{N}])?"
-_SPELLED = regex.compile(
-    rf"(?i)(?<![\w.+@-])(?P<box>{_BOX}(?:{_DOT_WORD}{_BOX})*){_AT}"
-    rf"(?P<domain>{_LABEL}(?:{_DOT}{_LABEL})+)(?![\w-])")
-# Where a written-out address can be: an "at" word, an "@" with a space or bracket beside it, or a plain
-# "@" with a dot spelled out after it or before it. A plain address is Presidio's, and most are plain.
-_AT_GATE = regex.compile(
-    rf"(?i)[ \t]at[ \t]|[ \t]@|@[ \t]|{_OPEN}[ \t]*(?:at|@)[ \t]*{_CLOSE}"
-    rf"|@[\p{{L}}\p{{N}}.-]*(?:[ \t]+dot[ \t]|[ \t]*{_OPEN}[ \t]*(?:dot|\.)|[ \t]+\.)"
-    rf"|(?:[ \t]dot[ \t]|{_CLOSE})[\p{{L}}\p{{N}}._%+-]*@")
 _LAST_LABEL = regex.compile(r"[\p{L}\p{N}-]+$")
 _MAILBOX_MARK = regex.compile(r"[\d._+-]|\bdot\b", regex.IGNORECASE)
-_SPELLED_DOT = regex.compile(rf"(?i){_DOT_WORD}")
+_SPELLED_DOT = regex.compile(rf"(?i){DOT_WORD}")
 _CUE = regex.compile(r"(?i)\b(?:e-?mail|mail|contact|reach|write|address|inbox|mailbox)\b[^.!?\n]{0,30}$")
 
 
@@ -52,10 +37,10 @@ class SpelledEmailRecognizer(OneEntityRecognizer):
         super().__init__()
 
     def spans(self, text: str) -> list[tuple[int, int, float]]:
-        if _AT_GATE.search(text) is None:
+        if GATE.search(text) is None:
             return []
         # overlapped: "reach me at j.doe42{at}..." first matches "me at j.doe42", which is no address
-        return [(m.start(), m.end(), SCORE) for m in _SPELLED.finditer(text, overlapped=True)
+        return [(m.start(), m.end(), SCORE) for m in WRITTEN.finditer(text, overlapped=True)
                 if self._address(text, m)]
 
     def _address(self, text: str, m: regex.Match) -> bool:
