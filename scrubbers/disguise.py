@@ -111,21 +111,12 @@ def view_of(text: str) -> View:
     decoded = _base64_tokens(text)
     if _SUSPECT.search(text) is None:
         return View(text, None, None, decoded)
-    pieces: list[str] = []
-    begin: list[int] = []
-    end: list[int] = []
+    out = _Pieces()
+    emit = out.read_as
     position = 0
-
-    def emit(piece: str, start: int, stop: int) -> None:
-        pieces.append(piece)
-        begin.extend([start] * len(piece))
-        end.extend([stop] * len(piece))
-
     for match in _DISGUISE.finditer(text):
         if match.start() > position:  # plain ASCII: one character each
-            pieces.append(text[position:match.start()])
-            begin.extend(range(position, match.start()))
-            end.extend(range(position + 1, match.start() + 1))
+            out.as_is(text[position:match.start()], position)
         start, stop = match.span()
         kind = match.lastgroup
         if kind == "u":  # what an escape decodes to is read like raw text: "\u200b" is invisible too
@@ -137,7 +128,7 @@ def view_of(text: str) -> View:
         elif kind == "plus":
             emit(" ", start, stop)
         elif kind == "spaced":
-            _emit_spaced(match.group(), start, pieces, begin, end)
+            _emit_spaced(match.group(), start, out)
         elif kind == "quote":
             emit('"', start, stop)
         elif kind == "inv":
@@ -159,37 +150,49 @@ def view_of(text: str) -> View:
             emit(unicodedata.normalize("NFKC", match.group()), start, stop)
         position = stop
     if position < len(text):
-        pieces.append(text[position:])
-        begin.extend(range(position, len(text)))
-        end.extend(range(position + 1, len(text) + 1))
-    folded = _fold_confusables("".join(pieces))
+        out.as_is(text[position:], position)
+    folded = _fold_confusables("".join(out.pieces))
     if folded == text:
         return View(text, None, None, decoded)
-    return View(folded, begin, end, decoded)
+    return View(folded, out.begin, out.end, decoded)
+
+
+class _Pieces:
+    """A view being built: its pieces, and the original characters each of its characters came from."""
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self.begin: list[int] = []
+        self.end: list[int] = []
+
+    def as_is(self, piece: str, start: int) -> None:
+        """Characters of the original at `start`, each read as itself."""
+        self.pieces.append(piece)
+        self.begin.extend(range(start, start + len(piece)))
+        self.end.extend(range(start + 1, start + len(piece) + 1))
+
+    def read_as(self, piece: str, start: int, stop: int) -> None:
+        """What the original's [start, stop) reads: each character of it comes from all of them."""
+        self.pieces.append(piece)
+        self.begin.extend([start] * len(piece))
+        self.end.extend([stop] * len(piece))
 
 
 SPACED_MIN_CHARS = 4
 """The fewest letters and digits a run written letter by letter must hold to be read joined."""
 
 
-def _emit_spaced(run: str, start: int, pieces: list[str], begin: list[int], end: list[int]) -> None:
+def _emit_spaced(run: str, start: int, out: _Pieces) -> None:
     """A run written letter by letter, read as its characters joined and each wider gap as one space; each
     view character comes from its own character of the run. A short run ("a b c") is read as written."""
     if sum(ch.isalnum() for ch in run) < SPACED_MIN_CHARS:
-        pieces.append(run)
-        begin.extend(range(start, start + len(run)))
-        end.extend(range(start + 1, start + len(run) + 1))
+        out.as_is(run, start)
         return
     for gap in regex.finditer(r"[^ ]+| {2,}", run):
-        at = start + gap.start()
         if gap.group().startswith(" "):
-            pieces.append(" ")
-            begin.append(at)
-            end.append(start + gap.end())
+            out.read_as(" ", start + gap.start(), start + gap.end())
         else:
-            pieces.append(gap.group())
-            begin.extend(range(at, at + len(gap.group())))
-            end.extend(range(at + 1, at + len(gap.group()) + 1))
+            out.as_is(gap.group(), start + gap.start())
 
 
 def _punctuated(inner: str) -> list[str]:
