@@ -9,10 +9,10 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import regex
-from presidio_analyzer import Pattern, PatternRecognizer
+from presidio_analyzer import Pattern, PatternRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts
 from presidio_analyzer.predefined_recognizers import (
     AbaRoutingRecognizer,
@@ -41,6 +41,7 @@ from scrubbers.recognizers.registry import Refiner, build_recognizers
 from scrubbers.structure import normalise_key
 
 LANGUAGE = "en"
+T = TypeVar("T")
 BLOB = "BLOB"
 VOCABULARY_RELOAD_TEXTS = 20_000
 """Texts analysed through `nlp.pipe` before the model is reloaded (see `Analyzer._fresh_vocabulary`)."""
@@ -186,8 +187,11 @@ class Analyzer:
         """(text, detections) for short texts, NER run through `nlp.pipe` batches."""
         self._fresh_vocabulary(len(texts))
         batch = self.nlp_engine.process_batch(texts, LANGUAGE, batch_size=self.policy.batch_size)
-        for text, artifacts in batch:
-            yield text, self._finish(text, self._presidio(text, artifacts))
+        # Presidio's recognizers run over a batch at a time, one recognizer after the other (same results)
+        for items in _batches(batch, self.policy.batch_size):
+            answers = self.engine.analyze_many(items, LANGUAGE, self.entities, self._min_threshold)
+            for (text, _), results in zip(items, answers):
+                yield text, self._finish(text, _detections(results))
 
     def _fresh_vocabulary(self, coming: int) -> None:
         # spaCy adds every new word it reads to the model's vocabulary and never drops one: over a day of
@@ -200,10 +204,9 @@ class Analyzer:
             gc.collect()  # the old model is a large cyclic graph: free it now, not at some later collection
 
     def _presidio(self, text: str, artifacts: NlpArtifacts | None) -> list[Detection]:
-        results = self.engine.analyze(
+        return _detections(self.engine.analyze(
             text, LANGUAGE, entities=self.entities, score_threshold=self._min_threshold,
-            nlp_artifacts=artifacts)
-        return [Detection(r.start, r.end, r.entity_type, r.score) for r in results]
+            nlp_artifacts=artifacts))
 
     def _patterns_only(self, text: str) -> list[Detection]:
         found = []
@@ -247,6 +250,22 @@ class Analyzer:
             score = BARE_VALUE_SCORE if group == "bare" else 1.0
             found.append(Detection(match.start(group), match.end(group), hint[0], score))
         return found
+
+
+def _detections(results: list[RecognizerResult]) -> list[Detection]:
+    return [Detection(r.start, r.end, r.entity_type, r.score) for r in results]
+
+
+def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """`items` in lists of `size` (the last may be shorter), read as they come."""
+    batch: list[T] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _any_of(patterns: list[str]) -> list[regex.Pattern]:

@@ -166,7 +166,35 @@ class GroupedAnalyzerEngine(AnalyzerEngine):
     into "this recognizer's" and "the others'" for every recognizer (two passes over all results per
     recognizer, about 40 here) only to hand them to `enhance_using_context`, which no recognizer of ours
     overrides. Results are grouped once; a recognizer that keeps the default is skipped (the default
-    returns its own results unchanged). Same results, same order."""
+    returns its own results unchanged). Same results, same order.
+
+    `analyze_many` analyses a batch of texts recognizer by recognizer (see there)."""
+
+    def analyze_many(self, items: list[tuple[str, NlpArtifacts]], language: str, entities: list[str],
+                     score_threshold: float) -> list[list[RecognizerResult]]:
+        """`analyze(text, language, entities=..., score_threshold=..., nlp_artifacts=...)` of each
+        (text, artifacts), the same results in the same order, with each recognizer run over the whole
+        batch before the next: one recognizer's patterns and code stay warm across the texts, where
+        Presidio's text-by-text loop runs some 40 recognizers in turn on each (recognizers 25-30 % faster,
+        `benchmarks/README.md`). Everything after the recognizers is Presidio's own steps, text by text."""
+        recognizers = self.registry.get_recognizers(language=language, entities=entities, all_fields=False)
+        raw: list[list[RecognizerResult]] = [[] for _ in items]
+        for recognizer in recognizers:
+            if not recognizer.is_loaded:
+                recognizer.load()
+                recognizer.is_loaded = True
+            for text_results, (text, artifacts) in zip(raw, items):
+                found = recognizer.analyze(text=text, entities=entities, nlp_artifacts=artifacts)
+                if found:
+                    self._AnalyzerEngine__add_recognizer_id_if_not_exists(found, recognizer)
+                    text_results.extend(found)
+        answers = []
+        for text_results, (text, artifacts) in zip(raw, items):
+            results = self._enhance_using_context(text, text_results, artifacts, recognizers, None)
+            results = self._AnalyzerEngine__remove_low_scores(results, score_threshold, recognizers)
+            results = EntityRecognizer.remove_duplicates(results)
+            answers.append(self._AnalyzerEngine__remove_decision_process(results))
+        return answers
 
     def _enhance_using_context(  # type: ignore[no-untyped-def, override]
             self, text, raw_results, nlp_artifacts, recognizers, context=None):

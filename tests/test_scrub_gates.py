@@ -110,6 +110,29 @@ def test_the_grouped_context_step_gives_presidios_results(monkeypatch: pytest.Mo
         assert results() != grouped
 
 
+def test_a_batch_analysed_recognizer_by_recognizer_gives_presidios_results_text_by_text() -> None:
+    analyzer = engine().analyzer
+    presidio = analyzer.engine
+    context_texts = ["driver license A1234567", "my passport: 912803456"]
+    texts = [text for text in _texts() if text.strip()] + context_texts
+    items = list(analyzer.nlp_engine.process_batch(texts, "en"))
+
+    def kept(results: list) -> list[tuple]:
+        return [(r.entity_type, r.start, r.end, round(r.score, 6), r.recognition_metadata["recognizer_name"],
+                 r.analysis_explanation) for r in results]
+
+    one_by_one = [kept(presidio.analyze(text, "en", entities=analyzer.entities, nlp_artifacts=found,
+                                        score_threshold=analyzer._min_threshold)) for text, found in items]
+    items = list(analyzer.nlp_engine.process_batch(texts, "en"))  # artifacts are read lazily: fresh ones
+    together = [kept(results) for results in presidio.analyze_many(
+        items, "en", analyzer.entities, analyzer._min_threshold)]
+    assert together == one_by_one
+    assert sum(map(len, together)) > 200 and len({found[4] for text in together for found in text}) > 10
+    # and what the batch path of the analyzer hands on is what it finds text by text
+    batch = dict(analyzer.analyze_batch(texts[:300]))
+    assert [batch[text] for text in texts[:300]] == [analyzer.analyze(text) for text in texts[:300]]
+
+
 PHONE_REGIONS = ["US", "GB", "DE", "AT", "FR", "FI", "HU", "EE", "CY", "JP", "IN", "BR", "NU", "AU", "CN"]
 
 

@@ -1,0 +1,138 @@
+"""What the speed goal leaves for scrubbing once the text is analysed: a lower bound (a benchmark, not a test).
+
+The goal of issues 11 and 12 is `promote scrub --workers 1` (b) within 1.5x of the NER floor (d) of
+`benchmarks/scrub_bench`. Any scrubber built on this engine has to analyse the texts it writes, so this
+runs a third child beside those two, on the same export:
+
+  (e) analysis  start-up, the engine with its model, the file read as the floor reads it (JSON per line,
+                every string attribute), then the engine's analyzer (spaCy NER and the tuned Presidio
+                recognizers) over exactly the texts (b) analyses on this file, in the batches (b) makes:
+                nothing else (no plans, placeholders, learning, output check, record rewriting, writing)
+
+The texts are recorded from an in-process run of (b) first (`--record`, into benchmarks/out/). (e)/(d) is
+what the analysis alone costs against the floor; 1.5 (d) - (e) is the time the goal leaves for everything
+else a fail-closed scrub does, against (b) - (e), what it takes now. The three children run alternately
+`--repeat` times (this host drifts; see `benchmarks/scrub_ratio`).
+
+    .venv/bin/python -m benchmarks.scrub_bound --size-mb 100 --repeat 2 --json benchmarks/out/scrub_bound.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.gen_exports import DEFAULT_SEED, generate
+from benchmarks.scrub_bench import OUT, PYTHON, iter_spans, measure, string_attributes
+
+GOAL = 1.5
+
+
+# --- recording what (b) analyses ----------------------------------------------------------------------
+def record(path: str, target: Path) -> dict:
+    """Scrub `path` in this process as `promote scrub --workers 1` does, keeping every analyzer call."""
+    import promote.batch.run as run
+    from scrubbers.analysis import Analyzer
+
+    calls: list[tuple[str, list[str]]] = []
+    originals = {name: getattr(Analyzer, name) for name in ("analyze_batch", "analyze", "analyze_without_ner")}
+
+    def keeping(name: str):  # type: ignore[no-untyped-def]
+        def call(self, argument):  # type: ignore[no-untyped-def]
+            calls.append((name, list(argument) if name == "analyze_batch" else [argument]))
+            return originals[name](self, argument)
+        return call
+
+    try:
+        for name in originals:
+            setattr(Analyzer, name, keeping(name))
+        with tempfile.TemporaryDirectory() as out:
+            run.scrub_exports([path], str(Path(out) / "out.jsonl"), run.ScrubOptions(workers=1))
+    finally:
+        for name, original in originals.items():
+            setattr(Analyzer, name, original)
+    target.write_bytes(pickle.dumps(calls))
+    texts = [text for _, batch in calls for text in batch]
+    return {"calls": len(calls), "texts": len(texts), "chars": sum(map(len, texts))}
+
+
+# --- the (e) child ------------------------------------------------------------------------------------
+def child_analysis(path: str, recorded: str) -> dict:
+    import gc
+
+    from promote.batch.workers import GC_THRESHOLDS
+
+    gc.set_threshold(*GC_THRESHOLDS)  # as (b) and (d) run
+    started = time.perf_counter()
+    from promote.scrubbing import load_policy, new_engine
+
+    engine = new_engine(load_policy(None))
+    loaded = time.perf_counter()
+    strings = sum(1 for span in iter_spans(path) for _ in string_attributes(span))
+    read = time.perf_counter()
+    calls = pickle.loads(Path(recorded).read_bytes())
+    analyzer = engine.analyzer
+    found = 0
+    for name, texts in calls:
+        if name == "analyze_batch":
+            found += sum(len(detections) for _, detections in analyzer.analyze_batch(texts))
+        else:
+            found += len(getattr(analyzer, name)(texts[0]))
+    return {"strings": strings, "detections": found, "load_seconds": loaded - started,
+            "read_seconds": read - loaded, "analysis_seconds": time.perf_counter() - read}
+
+
+# --- the comparison -----------------------------------------------------------------------------------
+def triple(path: str, recorded: Path, label: str) -> tuple[float, float, float]:
+    """Wall s of (b), (d) and (e), run one after the other."""
+    target = OUT / f"scrub_bound.{label}.otlp.jsonl"
+    scrub = measure([str(Path(PYTHON).parent / "promote"), "scrub", path, "-o", str(target), "--workers", "1",
+                     "--force"], f"bound.{label}.scrub1")
+    target.unlink(missing_ok=True)
+    floor = measure([PYTHON, "-m", "benchmarks.scrub_bench", "--child", "floor", path], f"bound.{label}.floor")
+    analysis = measure([PYTHON, "-m", "benchmarks.scrub_bound", "--child", path, str(recorded)],
+                       f"bound.{label}.analysis")
+    return scrub["wall_seconds"], floor["wall_seconds"], analysis["wall_seconds"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-mb", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--child", nargs=2, metavar=("EXPORT", "RECORDED"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(child_analysis(*args.child)))
+        return 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    meta = generate(args.size_mb, args.seed)
+    recorded = OUT / f"scrub_bound.{args.size_mb}mb.texts.pickle"
+    texts = record(meta["path"], recorded)
+    runs = [triple(meta["path"], recorded, f"{args.size_mb}mb.{n}") for n in range(args.repeat)]
+    print(f"{args.size_mb} MB, {meta['spans']} spans; (b) analyses {texts['texts']} texts of "
+          f"{texts['chars']} characters in {texts['calls']} calls:")
+    print("| run | (b) scrub --workers 1 s | (d) floor s | (e) analysis s | (b)/(d) | (e)/(d) "
+          "| goal's budget beyond analysis, 1.5 (d) - (e) s | (b) - (e) s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for number, (scrub, floor, analysis) in enumerate(runs, 1):
+        print(f"| {number} | {scrub:.2f} | {floor:.2f} | {analysis:.2f} | {scrub / floor:.2f}× "
+              f"| {analysis / floor:.2f}× | {GOAL * floor - analysis:.1f} | {scrub - analysis:.1f} |")
+    bound = statistics.median(analysis / floor for _, floor, analysis in runs)
+    print(f"median (e)/(d): {bound:.2f}× (the goal: (b)/(d) at most {GOAL}×)")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"size_mb": args.size_mb, "spans": meta["spans"], **texts,
+                                               "runs": runs, "median_analysis_ratio": bound, "goal": GOAL},
+                                              indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
