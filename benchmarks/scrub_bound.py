@@ -1,4 +1,4 @@
-"""What the speed goal leaves for scrubbing once the text is analysed: a lower bound (a benchmark, not a test).
+"""What the speed goal leaves for scrubbing once the text is analysed: a lower bound (a benchmark).
 
 The goal of issues 11 and 12 is `promote scrub --workers 1` (b) within 1.5x of the NER floor (d) of
 `benchmarks/scrub_bench`. Any scrubber built on this engine has to analyse the texts it writes, so this
@@ -41,7 +41,8 @@ def record(path: str, target: Path) -> dict:
     from scrubbers.analysis import Analyzer
 
     calls: list[tuple[str, list[str]]] = []
-    originals = {name: getattr(Analyzer, name) for name in ("analyze_batch", "analyze", "analyze_without_ner")}
+    names = ("analyze_batch", "analyze", "analyze_without_ner")
+    originals = {name: getattr(Analyzer, name) for name in names}
 
     def keeping(name: str):  # type: ignore[no-untyped-def]
         def call(self, argument):  # type: ignore[no-untyped-def]
@@ -95,7 +96,8 @@ def triple(path: str, recorded: Path, label: str) -> tuple[float, float, float]:
     scrub = measure([str(Path(PYTHON).parent / "promote"), "scrub", path, "-o", str(target), "--workers", "1",
                      "--force"], f"bound.{label}.scrub1")
     target.unlink(missing_ok=True)
-    floor = measure([PYTHON, "-m", "benchmarks.scrub_bench", "--child", "floor", path], f"bound.{label}.floor")
+    floor = measure([PYTHON, "-m", "benchmarks.scrub_bench", "--child", "floor", path],
+                    f"bound.{label}.floor")
     analysis = measure([PYTHON, "-m", "benchmarks.scrub_bound", "--child", path, str(recorded)],
                        f"bound.{label}.analysis")
     return scrub["wall_seconds"], floor["wall_seconds"], analysis["wall_seconds"]
