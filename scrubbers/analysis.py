@@ -41,7 +41,6 @@ from scrubbers.recognizers.registry import Refiner, build_recognizers
 from scrubbers.structure import normalise_key
 
 LANGUAGE = "en"
-T = TypeVar("T")
 BLOB = "BLOB"
 VOCABULARY_RELOAD_TEXTS = 20_000
 """Texts analysed through `nlp.pipe` before the model is reloaded (see `Analyzer._fresh_vocabulary`)."""
@@ -254,6 +253,9 @@ class Analyzer:
 
 def _detections(results: list[RecognizerResult]) -> list[Detection]:
     return [Detection(r.start, r.end, r.entity_type, r.score) for r in results]
+
+
+T = TypeVar("T")
 
 
 def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
