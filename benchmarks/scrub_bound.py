@@ -30,8 +30,7 @@ from pathlib import Path
 
 from benchmarks.gen_exports import DEFAULT_SEED, generate
 from benchmarks.scrub_bench import OUT, PYTHON, iter_spans, measure, string_attributes
-
-GOAL = 1.5
+from benchmarks.scrub_ratio import GOAL, pair
 
 
 # --- recording what (b) analyses ----------------------------------------------------------------------
@@ -91,16 +90,11 @@ def child_analysis(path: str, recorded: str) -> dict:
 
 # --- the comparison -----------------------------------------------------------------------------------
 def triple(path: str, recorded: Path, label: str) -> tuple[float, float, float]:
-    """Wall s of (b), (d) and (e), run one after the other."""
-    target = OUT / f"scrub_bound.{label}.otlp.jsonl"
-    scrub = measure([str(Path(PYTHON).parent / "promote"), "scrub", path, "-o", str(target), "--workers", "1",
-                     "--force"], f"bound.{label}.scrub1")
-    target.unlink(missing_ok=True)
-    floor = measure([PYTHON, "-m", "benchmarks.scrub_bench", "--child", "floor", path],
-                    f"bound.{label}.floor")
+    """Wall s of (b), (d) and (e), run one after the other ((b) and (d) as `scrub_ratio` runs them)."""
+    scrub, floor, _, _ = pair(path, f"bound.{label}")
     analysis = measure([PYTHON, "-m", "benchmarks.scrub_bound", "--child", path, str(recorded)],
                        f"bound.{label}.analysis")
-    return scrub["wall_seconds"], floor["wall_seconds"], analysis["wall_seconds"]
+    return scrub, floor, analysis["wall_seconds"]
 
 
 def main(argv: list[str] | None = None) -> int:

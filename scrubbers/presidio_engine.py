@@ -176,8 +176,8 @@ class GroupedAnalyzerEngine(AnalyzerEngine):
         """`analyze(text, language, entities=..., score_threshold=..., nlp_artifacts=...)` of each
         (text, artifacts), the same results in the same order, with each recognizer run over the whole
         batch before the next: one recognizer's patterns and code stay warm across the texts, where
-        Presidio's text-by-text loop runs some 40 recognizers in turn on each (recognizers 25-30 % faster,
-        `benchmarks/README.md`). Everything after the recognizers is Presidio's own steps, text by text."""
+        Presidio's text-by-text loop runs some 40 recognizers in turn on each (`benchmarks/README.md`,
+        "Speed, ninth round"). Everything after the recognizers is Presidio's own steps, text by text."""
         recognizers = self.registry.get_recognizers(language=language, entities=entities, all_fields=False)
         raw: list[list[RecognizerResult]] = [[] for _ in items]
         for recognizer in recognizers:
