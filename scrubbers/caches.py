@@ -22,7 +22,7 @@ class DetectionCache(Generic[Found]):
         self._found: OrderedDict[bytes, Found] = OrderedDict()
 
     def get(self, text: str) -> Found | None:
-        key = _digest(text)
+        key = text_digest(text)
         found = self._found.get(key)
         if found is not None:
             self._found.move_to_end(key)
@@ -30,7 +30,7 @@ class DetectionCache(Generic[Found]):
 
     def put(self, text: str, found: Found) -> None:
         if self.size:
-            self._found[_digest(text)] = found
+            self._found[text_digest(text)] = found
             while len(self._found) > self.size:
                 self._found.popitem(last=False)
 
@@ -83,5 +83,6 @@ class Sightings:
         return False
 
 
-def _digest(text: str) -> bytes:
+def text_digest(text: str) -> bytes:
+    """A 16-byte digest of a text: the caches key texts by it, so they hold no personal data in the clear."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -6,6 +6,7 @@ bisection, and a batch of texts run recognizer by recognizer. Each gives Presidi
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 
 import spacy
 from presidio_analyzer import AnalyzerEngine, EntityRecognizer, RecognizerRegistry, RecognizerResult
@@ -13,6 +14,8 @@ from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
 from presidio_analyzer.nlp_engine import NlpArtifacts, SpacyNlpEngine
 from spacy.attrs import IDX, LEMMA, LENGTH, LOWER
 from spacy.tokens import Doc
+
+from scrubbers.sentences import SentenceEntities
 
 _RECOGNIZER_ID = RecognizerResult.RECOGNIZER_IDENTIFIER_KEY
 
@@ -43,6 +46,26 @@ class NerOnlySpacyEngine(SpacyNlpEngine):
             self.nlp[model["lang_code"]] = nlp
         self.keyword_forms: dict[str, bool] = {}
         """Whether a lemma counts as one of Presidio's keywords, per lemma read (see `Keywords`)."""
+        if not hasattr(self, "sentence_entities"):  # kept over a reload: they do not depend on it
+            self.sentence_entities = SentenceEntities()
+            """NER's entities by sentence (`scrubbers.sentences`)."""
+
+    def process_text(self, text: str, language: str) -> NlpArtifacts:
+        """Presidio's artifacts of one text, NER run sentence by sentence (`scrubbers.sentences`)."""
+        return next(self._documents([text], language, 1))[1]
+
+    def process_batch(self, texts, language, batch_size=1, n_process=1,  # type: ignore[no-untyped-def]
+                      as_tuples=False):
+        """(text, artifacts) of each text, NER run through `nlp.pipe` batches sentence by sentence."""
+        if as_tuples or n_process != 1:
+            raise ValueError("as_tuples and n_process are not used here")
+        return self._documents([str(text) for text in texts], language, batch_size)
+
+    def _documents(self, texts: list[str], language: str, batch_size: int
+                   ) -> Iterator[tuple[str, NlpArtifacts]]:
+        documents = self.sentence_entities.documents(self.nlp[language], texts, batch_size)
+        for text, doc in zip(texts, documents):
+            yield text, self._doc_to_nlp_artifact(doc, language)
 
     def _doc_to_nlp_artifact(self, doc: Doc, language: str) -> NlpArtifacts:
         entities, scores = self._get_updated_entities(

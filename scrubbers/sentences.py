@@ -1,0 +1,117 @@
+"""NER sentence by sentence, each sentence run once per engine: what every turn of a trace repeats.
+
+An agent's texts repeat whole sentences with one value changed: every user's reply says "Under
+DENTAL-TX-2026 §3.2 a legal spouse is an eligible dependent…", and only the sentence with the name in it
+is new. A text is cut at its sentence ends (`sentences`); NER runs on each sentence not seen before,
+its entities are kept by a digest of the sentence (`SentenceEntities`, bounded), and the text's document
+gets the entities of its sentences at their places in it.
+
+A cut is made at the white space after a sentence's end mark (`.`, `!`, `?`, with closing quotes or
+brackets) and before an upper-case letter, a digit or an opening quote or bracket, unless the word before
+the mark is an initial, a title or a short form ("J. R. Okafor", "Dr. Hallman", "e.g. Bob"). A sentence
+shorter than `MIN_SENTENCE_CHARS` stays joined to the next one (or the one before, at the end). spaCy's
+tokenizer splits text at white space first, so a sentence's tokens are the text's tokens there: every
+entity lands on the text's own tokens (where one would not, the text is run whole, as before).
+
+NER looks a few tokens either side of a word, so a cut can change what it finds next to it. Measured on
+every labelled set (`benchmarks/README.md`, "Speed, tenth round"): the same figures on the six sets but
+one, where two names at the end of a short closing sentence were no longer found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
+
+import regex
+
+from scrubbers.caches import SizedCache, text_digest
+
+MIN_SENTENCE_CHARS = 40
+"""A sentence shorter than this is run together with the next one (or the one before, at the end)."""
+SENTENCE_CACHE_CHARS = 4_000_000
+"""Sentences whose entities are kept, by the characters they hold (the keys are digests, not text)."""
+
+# the end of a sentence: an end mark (and closing quotes or brackets), white space, then an upper-case
+# letter, a digit or an opening quote or bracket; `_ABBREVIATION` tells the marks that end a word instead
+_SENTENCE_END = regex.compile(
+    r"(?<=(?<!\S)(\S*?)[.!?]+[\"'\u2019\u201d)\]]*)\s+(?=[\p{Lu}\d\"'\u2018\u201c(\[])")
+# a word that a full stop follows without ending the sentence: an initial ("J."), a title or a short form
+_ABBREVIATION = regex.compile(
+    r"(?:\p{L}|\p{L}\.\p{L}|Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Jr|St|Mt|Ft|Rev|Hon|Gen|Col|Capt|Lt|Sgt|Cpt|Gov|Sen|Rep"
+    r"|Pres|Supt|Msgr|Fr|No|Nos|Vol|Fig|Ref|Art|Sec|Ch|Pt|Apt|Ave|Blvd|Rd|Ste|Co|Corp|Inc|Ltd|Bros|Dept"
+    r"|Univ|Est|Approx|vs|etc|e\.g|i\.e|al|cf|viz|approx|ca)",
+    regex.IGNORECASE)
+
+_OPENING = "\"'([\u2018\u201c"
+
+Entity = tuple[int, int, str]
+"""(start, end, label) of one entity, in characters of its sentence."""
+
+
+class Sentence(NamedTuple):
+    """[start, end) of one sentence of a text."""
+
+    start: int
+    end: int
+
+
+def sentences(text: str) -> list[Sentence]:
+    """The text's sentences (see the module): the whole text when it has one, every character but the
+    white space between two sentences otherwise."""
+    pieces: list[Sentence] = []
+    start = 0
+    for boundary in _SENTENCE_END.finditer(text):
+        if _ABBREVIATION.fullmatch(boundary.group(1).lstrip(_OPENING)):
+            continue
+        if boundary.start() - start >= MIN_SENTENCE_CHARS:
+            pieces.append(Sentence(start, boundary.start()))
+            start = boundary.end()
+    if pieces and len(text) - start < MIN_SENTENCE_CHARS:
+        # a short last sentence is run with the one before it (the white space between is kept)
+        start = pieces.pop().start
+    pieces.append(Sentence(start, len(text)))
+    return pieces
+
+
+class SentenceEntities:
+    """The entities NER found in each sentence run so far (the last `SENTENCE_CACHE_CHARS` of them)."""
+
+    def __init__(self, budget: int = SENTENCE_CACHE_CHARS):
+        self._found = SizedCache(budget, lambda key, value: value[0])
+
+    def documents(self, nlp: Any, texts: Iterable[str], batch_size: int) -> Iterator[Any]:
+        """A spaCy document of each text, with the entities NER finds in its sentences."""
+        texts = list(texts)
+        cuts = [sentences(text) for text in texts]
+        todo: dict[bytes, str] = {}
+        for text, pieces in zip(texts, cuts):
+            for piece in pieces:
+                sentence = text[piece.start:piece.end]
+                key = text_digest(sentence)
+                if key not in todo and self._found.get(key) is None:
+                    todo[key] = sentence
+        whole: dict[bytes, Any] = {}  # documents of texts of one sentence, run just now: used as they are
+        for key, doc in zip(todo, nlp.pipe(todo.values(), batch_size=batch_size)):
+            self._found.put(key, (len(doc.text), tuple(
+                (entity.start_char, entity.end_char, entity.label_) for entity in doc.ents)))
+            whole[key] = doc
+        for text, pieces in zip(texts, cuts):
+            doc = whole.get(text_digest(text)) if len(pieces) == 1 else None
+            yield doc if doc is not None else self._document(nlp, text, pieces)
+
+    def _document(self, nlp: Any, text: str, pieces: list[Sentence]) -> Any:
+        doc = nlp.make_doc(text)
+        spans = []
+        for piece in pieces:
+            found = self._found.get(text_digest(text[piece.start:piece.end]))
+            if found is None:  # evicted since (a batch larger than the budget): run this text whole
+                return nlp(text)
+            for start, end, label in found[1]:
+                span = doc.char_span(piece.start + start, piece.start + end, label=label)
+                if span is None:  # not on the text's tokens: run this text whole
+                    return nlp(text)
+                spans.append(span)
+        doc.ents = spans
+        return doc
+
