@@ -5,11 +5,13 @@
     .venv/bin/python -m benchmarks.scrub_profile --size-mb 10 --overhead 8    # everything but the analysis
 
 Each phase is timed by wrapping the engine method that does it (inclusive wall time, in this process):
-NER (spaCy `nlp.pipe` inside Presidio's NLP engine), Presidio's recognizers (pattern, phone, context),
-plans (decoding and walking strings), learning (remembering values before scrubbing), applying
-(placeholders, rebuilding and re-encoding changed JSON); the rest is reading, cutting, slot walks,
-record encoding and writing, and start-up. `--gc default` leaves the collector thresholds of the run at
-Python's defaults, to measure what `promote.batch.workers.GC_THRESHOLDS` buys.
+NER (spaCy `nlp.pipe`, sentence by sentence: `scrubbers.sentences`; with the rest of the analysis but
+the recognizers), Presidio's recognizers (pattern, phone, ours, context; a text analysed alone also
+counts its NER here: only texts too long for a batch are), plans (decoding and walking strings),
+learning (remembering values before scrubbing), applying (placeholders, rebuilding and re-encoding
+changed JSON); the rest is reading, cutting, slot walks, record encoding and writing, and start-up.
+`--gc default` leaves the collector thresholds of the run at Python's defaults, to measure what
+`promote.batch.workers.GC_THRESHOLDS` buys.
 
 `--overhead N` times everything but the analysis: the file is scrubbed once to fill the detection cache,
 then N more times, each by a fresh engine handed a copy of that cache (so no NER and no recognizer runs;
@@ -48,10 +50,12 @@ def profile(path: str, gc_default: bool) -> dict[str, float]:
     from scrubbers.analysis import Analyzer
     from scrubbers.detector import Detector
     from scrubbers.engine import ScrubEngine
+    from scrubbers.presidio_engine import GroupedAnalyzerEngine
 
     totals: Counter = Counter()
     _timed(Detector, "prepare", "analysis", totals)
-    _timed(Analyzer, "_presidio", "recognizers", totals)
+    _timed(Analyzer, "_presidio", "recognizers", totals)  # a text alone
+    _timed(GroupedAnalyzerEngine, "analyze_many", "recognizers", totals)  # a batch
     _timed(ScrubEngine, "_plans_of", "plans", totals)
     _timed(ScrubEngine, "_remember", "learning", totals)
     _timed(ScrubEngine, "_apply", "applying", totals)

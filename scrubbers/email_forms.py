@@ -56,7 +56,13 @@ def plain_address(written: str) -> str:
 def written_addresses(text: str, known: set[str] | frozenset[str]) -> list[tuple[int, int]]:
     """Where `text` writes out one of the `known` addresses (as `plain_address` gives them): a trace that
     holds an address knows it in any of these forms, with no cue needed."""
-    if not known or GATE.search(text) is None:
+    if not known:
+        return []
+    # every form of an address holds its domain's first label as it is: without one, none of them is here
+    folded = text.casefold()
+    if not any(address.partition("@")[2].partition(".")[0] in folded for address in known if "@" in address):
+        return []
+    if GATE.search(text) is None:
         return []
     return [m.span() for m in WRITTEN.finditer(text, overlapped=True) if plain_address(m.group()) in known]
 

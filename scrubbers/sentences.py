@@ -31,6 +31,7 @@ MIN_SENTENCE_CHARS = 40
 """A sentence shorter than this is run together with the next one (or the one before, at the end)."""
 SENTENCE_CACHE_CHARS = 4_000_000
 """Sentences whose entities are kept, by the characters they hold (the keys are digests, not text)."""
+_TEXTS_AT_ONCE = 1_024  # texts cut and run together: bounds the documents held at once
 
 # the end of a sentence: an end mark (and closing quotes or brackets), white space, then an upper-case
 # letter, a digit or an opening quote or bracket; `_ABBREVIATION` tells the marks that end a word instead
@@ -83,6 +84,10 @@ class SentenceEntities:
     def documents(self, nlp: Any, texts: Iterable[str], batch_size: int) -> Iterator[Any]:
         """A spaCy document of each text, with the entities NER finds in its sentences."""
         texts = list(texts)
+        for start in range(0, len(texts), _TEXTS_AT_ONCE):
+            yield from self._documents(nlp, texts[start:start + _TEXTS_AT_ONCE], batch_size)
+
+    def _documents(self, nlp: Any, texts: list[str], batch_size: int) -> Iterator[Any]:
         cuts = [sentences(text) for text in texts]
         todo: dict[bytes, str] = {}
         for text, pieces in zip(texts, cuts):

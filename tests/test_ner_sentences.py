@@ -59,7 +59,10 @@ class CountingNlp:
         return self.nlp(text)
 
 
-def test_a_sentence_two_texts_share_runs_ner_once_and_its_entities_land_on_each_texts_tokens() -> None:
+@pytest.mark.parametrize("at_once", [1_024, 1])  # both texts cut and run together, or one after the other
+def test_a_sentence_two_texts_share_runs_ner_once_and_its_entities_land_on_each_texts_tokens(
+        at_once: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("scrubbers.sentences._TEXTS_AT_ONCE", at_once)
     nlp = CountingNlp(engine().analyzer.nlp_engine.nlp["en"])
     shared = "Your direct deposit change is pending verification with Maria Castillo in payroll."
     texts = [f"Hi, I'm Gregory Hallman from the Boise store. {shared}",
