@@ -13,7 +13,7 @@ import regex
 
 from scrubbers.analysis import BLOB, Detection
 from scrubbers.context import PLACEHOLDER, ScrubContext
-from scrubbers.disguise import view_of
+from scrubbers.disguise import reading_of
 from scrubbers.plan import Leaf
 
 KNOWN_SCORE = 0.88
@@ -59,7 +59,7 @@ def replace_found(text: str, found: list[Detection], ctx: ScrubContext,
             token = "<BLOB>"
             blobs += 1
         else:
-            surface = (surfaces or {}).get((start, end)) or view_of(text[start:end]).text
+            surface = (surfaces or {}).get((start, end)) or reading_of(text[start:end])
             token = ctx.placeholder(best.entity, surface)
             ctx.remember(best.entity, surface, detected=best.score != KNOWN_SCORE)
             entities.append(best.entity)

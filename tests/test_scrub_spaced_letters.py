@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from promote.scrubbing import engine
-from scrubbers.disguise import view_of
+from scrubbers.disguise import reading_of, view_of
 
 REMOVED = [
     ("Ticket opened by G r e g o r y   H a l l m a n today", "G r e g o r y   H a l l m a n", "PERSON"),
@@ -44,3 +44,11 @@ def test_the_view_joins_each_word_and_maps_back_to_the_spaced_characters() -> No
     begin, end = view.span(start, start + len("Hallman"))
     assert text[begin:end] == "H a l l m a n"
     assert view_of("a b c").text == "a b c"  # fewer than four letters: read as written
+
+
+@pytest.mark.parametrize("surface", [
+    "Gregory Hallman", "G r e g o r y", "Gre\u200bgory", "Gr\u0435gory", "greg%2Ehallman", "&#71;regory",
+    "<GREGORY_HALLMAN>", "R3JlZ29yeSBIYWxsbWFu", "E-88645", "\\u0047regory"])
+def test_what_a_replaced_value_reads_as_is_its_view(surface: str) -> None:
+    # the placeholder of a replaced value is keyed by its reading: the shortcut must read as the view does
+    assert reading_of(surface) == view_of(surface).text

@@ -242,16 +242,18 @@ def open_export(path: str | Path) -> Export:
 
 def object_members(doc: object, limit: int) -> int | None:
     """How many members the objects of `doc` hold in all, or None when lists and objects nest more than
-    `limit` levels (one walk, without recursion, tells both)."""
-    stack = [(doc, 0)]
-    members = 0
-    while stack:
-        node, depth = stack.pop()
+    `limit` levels (one walk, level by level and without recursion, tells both)."""
+    level = [doc] if isinstance(doc, (dict, list)) else []
+    members = depth = 0
+    while level:
         if depth > limit:
             return None
-        if isinstance(node, dict):
-            members += len(node)
-            stack.extend((child, depth + 1) for child in node.values() if isinstance(child, (dict, list)))
-        elif isinstance(node, list):
-            stack.extend((child, depth + 1) for child in node if isinstance(child, (dict, list)))
+        below: list = []
+        for node in level:
+            if isinstance(node, dict):
+                members += len(node)
+                below += [child for child in node.values() if isinstance(child, (dict, list))]
+            else:
+                below += [child for child in node if isinstance(child, (dict, list))]
+        level, depth = below, depth + 1
     return members
