@@ -1,8 +1,8 @@
 """NER sentence by sentence, each sentence run once per engine: what every turn of a trace repeats.
 
-An agent's texts repeat whole sentences with one value changed: every user's reply says "Under
-DENTAL-TX-2026 §3.2 a legal spouse is an eligible dependent…", and only the sentence with the name in it
-is new. A text is cut at its sentence ends (`sentences`); NER runs on each sentence not seen before,
+An agent's texts repeat whole sentences around the one that changes: "Hi, I'm <a new name> (<a new
+e-mail>). If I do not use all my PTO this year, how much carries into next year?", and only the first
+sentence is new. A text is cut at its sentence ends (`sentences`); NER runs on each sentence not seen before,
 its entities are kept by a digest of the sentence (`SentenceEntities`, bounded), and the text's document
 gets the entities of its sentences at their places in it.
 
@@ -14,8 +14,9 @@ tokenizer splits text at white space first, so a sentence's tokens are the text'
 entity lands on the text's own tokens (where one would not, the text is run whole, as before).
 
 NER looks a few tokens either side of a word, so a cut can change what it finds next to it. Measured on
-every labelled set (`benchmarks/README.md`, "Speed, tenth round"): the same figures on the six sets but
-one, where two names at the end of a short closing sentence were no longer found.
+every labelled set (`benchmarks/README.md`, "Speed, tenth round"): with this minimum, the six sets give
+the same figures as whole texts do; with 16 characters, two names at the end of a short closing sentence
+("Questions: Loreto.") were no longer found.
 """
 
 from __future__ import annotations
@@ -41,13 +42,10 @@ _SENTENCE_END = regex.compile(
 _ABBREVIATION = regex.compile(
     r"(?:\p{L}|\p{L}\.\p{L}|Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Jr|St|Mt|Ft|Rev|Hon|Gen|Col|Capt|Lt|Sgt|Cpt|Gov|Sen|Rep"
     r"|Pres|Supt|Msgr|Fr|No|Nos|Vol|Fig|Ref|Art|Sec|Ch|Pt|Apt|Ave|Blvd|Rd|Ste|Co|Corp|Inc|Ltd|Bros|Dept"
-    r"|Univ|Est|Approx|vs|etc|e\.g|i\.e|al|cf|viz|approx|ca)",
+    r"|Univ|Est|vs|etc|e\.g|i\.e|al|cf|viz|approx|ca)",
     regex.IGNORECASE)
 
 _OPENING = "\"'([\u2018\u201c"
-
-Entity = tuple[int, int, str]
-"""(start, end, label) of one entity, in characters of its sentence."""
 
 
 class Sentence(NamedTuple):
