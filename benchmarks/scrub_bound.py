@@ -12,7 +12,8 @@ runs a third child beside those two, on the same export:
 The texts are recorded from an in-process run of (b) first (`--record`, into benchmarks/out/). (e)/(d) is
 what the analysis alone costs against the floor; 1.5 (d) - (e) is the time the goal leaves for everything
 else a fail-closed scrub does, against (b) - (e), what it takes now. The three children run alternately
-`--repeat` times (this host drifts; see `benchmarks/scrub_ratio`).
+`--repeat` times (this host drifts; see `benchmarks/scrub_ratio`). It also says how many of the tokens NER
+reads are in a sentence it ran before, which NER by sentence does not run again (`scrubbers.sentences`).
 
     .venv/bin/python -m benchmarks.scrub_bound --size-mb 100 --repeat 2 --json benchmarks/out/scrub_bound.json
 """
@@ -59,7 +60,29 @@ def record(path: str, target: Path) -> dict:
             setattr(Analyzer, name, original)
     target.write_bytes(pickle.dumps(calls))
     texts = [text for _, batch in calls for text in batch]
-    return {"calls": len(calls), "texts": len(texts), "chars": sum(map(len, texts))}
+    with_ner = [text for name, batch in calls if name != "analyze_without_ner" for text in batch]
+    return {"calls": len(calls), "texts": len(texts), "chars": sum(map(len, texts)),
+            **sentence_reuse(with_ner)}
+
+
+def sentence_reuse(texts: list[str]) -> dict:
+    """The tokens NER would read in `texts` whole, and those in a sentence run before (`scrubbers.sentences`:
+    what running NER sentence by sentence saves), in the order (b) analyses them."""
+    import spacy
+
+    from scrubbers.sentences import sentences
+
+    tokenizer = spacy.blank("en").tokenizer
+    seen: set[str] = set()
+    tokens = again = 0
+    for text in texts:
+        for piece in sentences(text):
+            sentence = text[piece.start:piece.end]
+            count = len(tokenizer(sentence))
+            tokens += count
+            again += count if sentence in seen else 0
+            seen.add(sentence)
+    return {"ner_tokens": tokens, "ner_tokens_run_before": again}
 
 
 # --- the (e) child ------------------------------------------------------------------------------------
@@ -114,7 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     texts = record(meta["path"], recorded)
     runs = [triple(meta["path"], recorded, f"{args.size_mb}mb.{n}") for n in range(args.repeat)]
     print(f"{args.size_mb} MB, {meta['spans']} spans; (b) analyses {texts['texts']} texts of "
-          f"{texts['chars']} characters in {texts['calls']} calls:")
+          f"{texts['chars']} characters in {texts['calls']} calls; of the {texts['ner_tokens']} tokens NER "
+          f"reads there, {texts['ner_tokens_run_before'] / texts['ner_tokens']:.1%} are in a sentence "
+          "it ran before:")
     print("| run | (b) scrub --workers 1 s | (d) floor s | (e) analysis s | (b)/(d) | (e)/(d) "
           "| goal's budget beyond analysis, 1.5 (d) - (e) s | (b) - (e) s |")
     print("|---|---|---|---|---|---|---|---|")

@@ -87,27 +87,27 @@ class SentenceEntities:
 
     def _documents(self, nlp: Any, texts: list[str], batch_size: int) -> Iterator[Any]:
         cuts = [sentences(text) for text in texts]
+        # each sentence's text and digest, worked out once
+        keyed = [[(text_digest(sentence), sentence) for sentence in (text[p.start:p.end] for p in pieces)]
+                 for text, pieces in zip(texts, cuts)]
         todo: dict[bytes, str] = {}
-        for text, pieces in zip(texts, cuts):
-            for piece in pieces:
-                sentence = text[piece.start:piece.end]
-                key = text_digest(sentence)
-                if key not in todo and self._found.get(key) is None:
-                    todo[key] = sentence
+        for key, sentence in (item for items in keyed for item in items):
+            if key not in todo and self._found.get(key) is None:
+                todo[key] = sentence
         whole: dict[bytes, Any] = {}  # documents of texts of one sentence, run just now: used as they are
         for key, doc in zip(todo, nlp.pipe(todo.values(), batch_size=batch_size)):
             self._found.put(key, (len(doc.text), tuple(
                 (entity.start_char, entity.end_char, entity.label_) for entity in doc.ents)))
             whole[key] = doc
-        for text, pieces in zip(texts, cuts):
-            doc = whole.get(text_digest(text)) if len(pieces) == 1 else None
-            yield doc if doc is not None else self._document(nlp, text, pieces)
+        for text, pieces, items in zip(texts, cuts, keyed):
+            doc = whole.get(items[0][0]) if len(pieces) == 1 else None
+            yield doc if doc is not None else self._document(nlp, text, pieces, [key for key, _ in items])
 
-    def _document(self, nlp: Any, text: str, pieces: list[Sentence]) -> Any:
+    def _document(self, nlp: Any, text: str, pieces: list[Sentence], keys: list[bytes]) -> Any:
         doc = nlp.make_doc(text)
         spans = []
-        for piece in pieces:
-            found = self._found.get(text_digest(text[piece.start:piece.end]))
+        for piece, key in zip(pieces, keys):
+            found = self._found.get(key)
             if found is None:  # evicted since (a batch larger than the budget): run this text whole
                 return nlp(text)
             for start, end, label in found[1]:
@@ -117,4 +117,3 @@ class SentenceEntities:
                 spans.append(span)
         doc.ents = spans
         return doc
-
