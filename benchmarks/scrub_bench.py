@@ -209,7 +209,8 @@ def measure(argv: list[str], label: str) -> dict:
             "loadavg_after": [round(x, 2) for x in os.getloadavg()], "output": output}
 
 
-def _child_result(run: dict) -> dict:
+def child_result(run: dict) -> dict:
+    """The JSON a child printed last (its own figures), taken out of `measure`'s run."""
     return json.loads(run.pop("output").strip().splitlines()[-1])
 
 
@@ -224,7 +225,7 @@ def bench_size(size_mb: int, seed: int, naive_copies: int, workers: int, window:
 
     sample = naive_copies * meta["spans_per_copy"]
     naive = measure([*me, "--child", "naive", path, "--sample-spans", str(sample)], f"{size_mb}mb.naive")
-    naive.update(_child_result(naive))
+    naive.update(child_result(naive))
     naive["spans_per_second"] = round(naive["spans"] / naive["scrub_seconds"], 2)
     naive["extrapolated"] = naive["spans"] < spans
     naive["estimated_wall_seconds"] = round(naive["load_seconds"] + spans / naive["spans_per_second"], 1)
@@ -251,7 +252,7 @@ def bench_size(size_mb: int, seed: int, naive_copies: int, workers: int, window:
               f"{run['spans_per_second']} spans/s, peak RSS {run['peak_rss_mb']} MB", file=sys.stderr)
 
     floor = measure([*me, "--child", "floor", path], f"{size_mb}mb.floor")
-    floor.update(_child_result(floor))
+    floor.update(child_result(floor))
     floor["spans_per_second"] = round(spans / floor["wall_seconds"], 1)
     result["floor"] = floor
     print(f"  (d) floor: {floor['wall_seconds']} s (NER {floor['ner_seconds']:.1f} s over "

@@ -12,8 +12,10 @@ runs a third child beside those two, on the same export:
 The texts are recorded from an in-process run of (b) first (`--record`, into benchmarks/out/). (e)/(d) is
 what the analysis alone costs against the floor; 1.5 (d) - (e) is the time the goal leaves for everything
 else a fail-closed scrub does, against (b) - (e), what it takes now. The three children run alternately
-`--repeat` times (this host drifts; see `benchmarks/scrub_ratio`). It also says how many of the tokens NER
-reads are in a sentence it ran before, which NER by sentence does not run again (`scrubbers.sentences`).
+`--repeat` times (this host drifts; see `benchmarks/scrub_ratio`); (e) is also split into its time in
+spaCy's `nlp.pipe` (NER) and in the batch recognizers (`analyze_many`). It also says how many of the
+tokens NER reads are in a sentence it ran before, which NER by sentence does not run again
+(`scrubbers.sentences`), and how many sentences it runs.
 
     .venv/bin/python -m benchmarks.scrub_bound --size-mb 100 --repeat 2 --json benchmarks/out/scrub_bound.json
 """
@@ -30,7 +32,7 @@ import time
 from pathlib import Path
 
 from benchmarks.gen_exports import DEFAULT_SEED, generate
-from benchmarks.scrub_bench import OUT, PYTHON, iter_spans, measure, string_attributes
+from benchmarks.scrub_bench import OUT, PYTHON, child_result, iter_spans, measure, string_attributes
 from benchmarks.scrub_ratio import GOAL, pair
 
 
@@ -82,7 +84,7 @@ def sentence_reuse(texts: list[str]) -> dict:
             tokens += count
             again += count if sentence in seen else 0
             seen.add(sentence)
-    return {"ner_tokens": tokens, "ner_tokens_run_before": again}
+    return {"ner_tokens": tokens, "ner_tokens_run_before": again, "ner_sentences": len(seen)}
 
 
 # --- the (e) child ------------------------------------------------------------------------------------
@@ -92,6 +94,7 @@ def child_analysis(path: str, recorded: str) -> dict:
     from promote.batch.workers import GC_THRESHOLDS
 
     gc.set_threshold(*GC_THRESHOLDS)  # as (b) and (d) run
+    inside = _time_ner_and_recognizers()
     started = time.perf_counter()
     from promote.scrubbing import load_policy, new_engine
 
@@ -108,16 +111,50 @@ def child_analysis(path: str, recorded: str) -> dict:
         else:
             found += len(getattr(analyzer, name)(texts[0]))
     return {"strings": strings, "detections": found, "load_seconds": loaded - started,
-            "read_seconds": read - loaded, "analysis_seconds": time.perf_counter() - read}
+            "read_seconds": read - loaded, "analysis_seconds": time.perf_counter() - read, **inside}
+
+
+def _time_ner_and_recognizers() -> dict[str, float]:
+    """Time spent in spaCy's `nlp.pipe` (NER, sentence by sentence) and in the batch recognizers
+    (`GroupedAnalyzerEngine.analyze_many`), added up in the returned dict as the analysis runs."""
+    from spacy.language import Language
+
+    from scrubbers.presidio_engine import GroupedAnalyzerEngine
+
+    seconds = {"ner_seconds": 0.0, "recognizer_seconds": 0.0}
+    pipe, analyze_many = Language.pipe, GroupedAnalyzerEngine.analyze_many
+
+    def timed_pipe(self, texts, **options):  # type: ignore[no-untyped-def]
+        documents = pipe(self, texts, **options)
+        while True:  # a generator: timed document by document, as the caller draws them
+            started = time.perf_counter()
+            doc = next(documents, None)
+            seconds["ner_seconds"] += time.perf_counter() - started
+            if doc is None:
+                return
+            yield doc
+
+    def timed_analyze_many(self, *args, **options):  # type: ignore[no-untyped-def]
+        started = time.perf_counter()
+        try:
+            return analyze_many(self, *args, **options)
+        finally:
+            seconds["recognizer_seconds"] += time.perf_counter() - started
+
+    Language.pipe = timed_pipe  # type: ignore[method-assign]
+    GroupedAnalyzerEngine.analyze_many = timed_analyze_many  # type: ignore[method-assign]
+    return seconds
 
 
 # --- the comparison -----------------------------------------------------------------------------------
-def triple(path: str, recorded: Path, label: str) -> tuple[float, float, float]:
-    """Wall s of (b), (d) and (e), run one after the other ((b) and (d) as `scrub_ratio` runs them)."""
+def triple(path: str, recorded: Path, label: str) -> tuple[float, float, float, float, float]:
+    """Wall s of (b), (d) and (e), run one after the other ((b) and (d) as `scrub_ratio` runs them), and
+    the s of (e) in NER and in the recognizers."""
     scrub, floor, _, _ = pair(path, f"bound.{label}")
     analysis = measure([PYTHON, "-m", "benchmarks.scrub_bound", "--child", path, str(recorded)],
                        f"bound.{label}.analysis")
-    return scrub, floor, analysis["wall_seconds"]
+    inside = child_result(analysis)
+    return scrub, floor, analysis["wall_seconds"], inside["ner_seconds"], inside["recognizer_seconds"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -139,14 +176,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.size_mb} MB, {meta['spans']} spans; (b) analyses {texts['texts']} texts of "
           f"{texts['chars']} characters in {texts['calls']} calls; of the {texts['ner_tokens']} tokens NER "
           f"reads there, {texts['ner_tokens_run_before'] / texts['ner_tokens']:.1%} are in a sentence "
-          "it ran before:")
-    print("| run | (b) scrub --workers 1 s | (d) floor s | (e) analysis s | (b)/(d) | (e)/(d) "
-          "| goal's budget beyond analysis, 1.5 (d) - (e) s | (b) - (e) s |")
+          f"it ran before ({texts['ner_sentences']} sentences are run):")
+    print("| run | (b) scrub --workers 1 s | (d) floor s | (e) analysis s: all / NER / recognizers | (b)/(d) "
+          "| (e)/(d) | goal's budget beyond analysis, 1.5 (d) - (e) s | (b) - (e) s |")
     print("|---|---|---|---|---|---|---|---|")
-    for number, (scrub, floor, analysis) in enumerate(runs, 1):
-        print(f"| {number} | {scrub:.2f} | {floor:.2f} | {analysis:.2f} | {scrub / floor:.2f}× "
-              f"| {analysis / floor:.2f}× | {GOAL * floor - analysis:.1f} | {scrub - analysis:.1f} |")
-    bound = statistics.median(analysis / floor for _, floor, analysis in runs)
+    for number, (scrub, floor, analysis, ner, recognizers) in enumerate(runs, 1):
+        print(f"| {number} | {scrub:.2f} | {floor:.2f} | {analysis:.2f} / {ner:.2f} / {recognizers:.2f} "
+              f"| {scrub / floor:.2f}× | {analysis / floor:.2f}× | {GOAL * floor - analysis:.1f} "
+              f"| {scrub - analysis:.1f} |")
+    bound = statistics.median(run[2] / run[1] for run in runs)
     print(f"median (e)/(d): {bound:.2f}× (the goal: (b)/(d) at most {GOAL}×)")
     if args.json:
         Path(args.json).write_text(json.dumps({"size_mb": args.size_mb, "spans": meta["spans"], **texts,

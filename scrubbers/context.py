@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import regex
 
-from scrubbers.email_forms import plain_address, written_addresses, written_forms
+from scrubbers.email_forms import KnownAddresses, plain_address, written_forms
 from scrubbers.output_match import RUN_DIGITS, NumberMatcher, ValueMatcher
 
 PERSON = "PERSON"
@@ -77,7 +77,7 @@ class ScrubContext:
         self.checked: dict[str, bool] = {}
         """The output check's answer by text, for this context's state (histories repeat in every call)."""
         self._pieces: dict[tuple[str, str], str] = {}  # (entity, normalised piece) → the split value it is of
-        self._emails: set[str] = set()  # known e-mail addresses, as `email_forms.plain_address` reads them
+        self._emails = KnownAddresses()  # known e-mail addresses, found however they are written out
 
     # placeholders ---------------------------------------------------------------------------------
     def placeholder(self, entity: str, value: str) -> str:
@@ -200,7 +200,7 @@ class ScrubContext:
         parts = surface.split() if case_sensitive else surface.lower().split()
         indexed = _Surface(surface, entity, case_sensitive, first.start() if first else None, parts)
         if entity == EMAIL:
-            self._emails.add(plain_address(surface))
+            self._emails.add(surface)
         first_word = first.group().casefold() if first else ""
         self._by_first_word.setdefault(first_word, []).append(indexed)
         self._first_words.add(first_word)
@@ -280,7 +280,7 @@ class ScrubContext:
                         found.append((start, end, known.entity))
                     position = lowered.find(word, position + 1)
         # an address the trace holds, however it is written out ("ghallman at acme-retail dot com")
-        found += [(start, end, EMAIL) for start, end in written_addresses(text, self._emails)]
+        found += [(start, end, EMAIL) for start, end in self._emails.written_in(text)]
         # What one alternation regex would pick: leftmost first, then the longest, never overlapping.
         found.sort(key=lambda f: (f[0], f[0] - f[1], f[2]))  # entity last: same order in every process
         chosen: list[tuple[int, int, str]] = []

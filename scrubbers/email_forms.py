@@ -53,18 +53,31 @@ def plain_address(written: str) -> str:
     return f"{_DOTS.sub('.', box)}@{_DOTS.sub('.', domain)}"
 
 
-def written_addresses(text: str, known: set[str] | frozenset[str]) -> list[tuple[int, int]]:
-    """Where `text` writes out one of the `known` addresses (as `plain_address` gives them): a trace that
-    holds an address knows it in any of these forms, with no cue needed."""
-    if not known:
-        return []
-    # every form of an address holds its domain's first label as it is: without one, none of them is here
-    folded = text.casefold()
-    if not any(address.partition("@")[2].partition(".")[0] in folded for address in known if "@" in address):
-        return []
-    if GATE.search(text) is None:
-        return []
-    return [m.span() for m in WRITTEN.finditer(text, overlapped=True) if plain_address(m.group()) in known]
+class KnownAddresses:
+    """The addresses a trace holds (as `plain_address` gives them), and where a text writes one out: a
+    trace that holds an address knows it in any of these forms, with no cue needed."""
+
+    def __init__(self) -> None:
+        self._addresses: set[str] = set()
+        # each address's first domain label: every form of the address holds it as it is
+        self._labels: set[str] = set()
+
+    def add(self, written: str) -> None:
+        """Remember an address, however it was written."""
+        address = plain_address(written)
+        self._addresses.add(address)
+        if "@" in address:
+            self._labels.add(address.partition("@")[2].partition(".")[0])
+
+    def written_in(self, text: str) -> list[tuple[int, int]]:
+        """Where `text` writes out one of the addresses."""
+        if not self._labels:  # a form is found only through its domain label
+            return []
+        folded = text.casefold()
+        if not any(label in folded for label in self._labels) or GATE.search(text) is None:
+            return []
+        return [m.span() for m in WRITTEN.finditer(text, overlapped=True)
+                if plain_address(m.group()) in self._addresses]
 
 
 def written_forms(address: str) -> list[str]:
