@@ -38,8 +38,12 @@ class OutputCheck:
         # what is read off a text is kept across traces: most texts written (tool declarations,
         # prompts, placeholders numbered from 1 in every trace) are written by many traces
         runs, readings = self._read(text)
-        found = (numbers is not None and numbers.search(text, runs)) or (
-            values is not None and any(values.search(reading, words) for reading, words in readings))
+        found = numbers is not None and numbers.search(text, runs)
+        if not found and values is not None:
+            for reading, words in readings:
+                if values.search(reading, words):
+                    found = True
+                    break
         if len(ctx.checked) > CHECKED_MAX:
             ctx.checked.clear()
         ctx.checked[text] = found

@@ -44,10 +44,12 @@ class ValueMatcher:
         `word_tokens(text)`, when the caller keeps them for a text it checks again and again)."""
         # A value starting where it is not glued to a word character begins its text token with its own
         # first word, so only the values whose first word is one of the text's tokens can occur.
-        if any(_occurs(text, form) for form in self._wordless):
+        if self._wordless and any(_occurs(text, form) for form in self._wordless):
             return True
         candidates = self._first_words.intersection(word_tokens(text) if words is None else words)
-        return any(_occurs(text, form) for word in candidates for form in self._by_first_word[word])
+        # most texts share no word with any value: answered without building a generator
+        return bool(candidates) and any(_occurs(text, form) for word in candidates
+                                        for form in self._by_first_word[word])
 
 
 def word_tokens(text: str) -> frozenset[str]:

@@ -108,14 +108,15 @@ def _json_style(body: str, value: Any, ensure_ascii: bool) -> Encoder:
     candidates += [{"separators": (", ", ": ")}, {"separators": (",", ":")}, {"separators": (",", ": ")}]
     for options in sorted(candidates, key=_likely(body[:4096])):
         try:
-            if json.dumps(value, ensure_ascii=ensure_ascii, **options) == body:
+            if json.dumps(value, ensure_ascii=ensure_ascii, check_circular=False, **options) == body:
                 break
         except (ValueError, RecursionError):
             options = candidates[0]
             break
     else:
         options = candidates[0]
-    return lambda obj: json.dumps(obj, ensure_ascii=ensure_ascii, **options)
+    # decoded values hold no cycle: the encoder need not look for one
+    return lambda obj: json.dumps(obj, ensure_ascii=ensure_ascii, check_circular=False, **options)
 
 
 def _likely(head: str) -> Callable[[dict[str, Any]], int]:

@@ -11,6 +11,7 @@ from scrubbers.gates import (
     INTERNATIONAL_PHONE_MIN_DIGITS,
     _Gated,
     international_phone_min_digits,
+    lookbehind_ahead,
     phone_min_digits,
 )
 from tests.conftest import TRACES, string_leaves
@@ -22,6 +23,7 @@ CRAFTED = [
     "mapped ::ffff:192.168.1.10, embedded 64:ff9b::192.0.2.33, and 62.5 hours is no address",
     "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl and sk-abcdefghijklmnopqrstuvwx",
     "password=hunter2 at https://bob:s3cret@example.com/x, P.O. Box 1234",
+    "Hi, this is Camille, born 06/08/1962; account number: 924282758715, routing 006747956, DOB 1962-06-08",
     "Thanks, Elena. Your PTO balance is 62.5 hours per policy HR-7.2.",
     "",
 ]
@@ -56,6 +58,16 @@ def test_a_gate_shuts_only_where_its_recognizer_finds_nothing(gated: list) -> No
                 shut += 1
                 assert gate.analyze(text, entities, None) == [], (recognizer.name, text)
     assert shut > len(texts)  # the gates do skip work on these texts
+
+
+def test_a_leading_lookbehind_is_read_forward_by_the_gate() -> None:
+    assert lookbehind_ahead(r"(?<=\bbearer\s{1,5})[\w.]{8,}") == r"(?:\bbearer\s{1,5})[\w.]{8,}"
+    # brackets inside a class or escaped do not close the group; a "]" first in a class is a member
+    assert lookbehind_ahead(r"(?<=[)(]a\))b") == r"(?:[)(]a\))b"
+    assert lookbehind_ahead(r"(?<=[]x)]y)z|w") == r"(?:[]x)]y)z|w"
+    assert lookbehind_ahead(r"(?<=a(?:b|c))d") == r"(?:a(?:b|c))d"
+    assert lookbehind_ahead(r"a(?<=a)b") is None and lookbehind_ahead(r"(?<!a)b") is None
+    assert lookbehind_ahead(r"(?<=a") is None  # unbalanced: no gate is built from it
 
 
 def test_a_gate_skips_the_recognizer_on_a_text_it_cannot_match(gated: list) -> None:

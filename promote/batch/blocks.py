@@ -110,6 +110,9 @@ def _traces(codec: RecordCodec, item: Record | Skipped) -> set[str]:
     return {trace_id for trace_id in codec.trace_ids(item) if trace_id is not None}
 
 
+_UNSEEN = object()
+
+
 def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
     """Scrub every value of a block with one placeholder context per trace (fail closed: every string
     of a record is scrubbed unless the policy's structural allow list keeps it)."""
@@ -167,15 +170,16 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
     key_outputs: dict[tuple[str | None, str], str | None] = {}
     for position, slot, path in plain_keys:
         seen = (slot.trace_id, slot.value)
-        if seen not in key_outputs:
+        replacement = key_outputs.get(seen, _UNSEEN)  # one lookup: every span repeats the same keys
+        if replacement is _UNSEEN:
             ctx = _context(contexts, slot.trace_id, job, engine)
             replacement = None
             if engine.leaks(slot.value, ctx):
                 replacement = engine.scrub_text(slot.value, ctx, counts=counts)
                 replacement = engine.redacted if replacement == slot.value else replacement
             key_outputs[seen] = replacement
-        if key_outputs[seen] is not None:
-            changes.setdefault(position, []).append((path, key_outputs[seen], slot.form))
+        if replacement is not None:
+            changes.setdefault(position, []).append((path, replacement, slot.form))
             counts.output_check_redacted += 1
     # The records were decoded for this block alone: rewrite their documents in place.
     scrubbed = [codec.rewrite(record, changes.get(position, []), in_place=True, force=position in rewritten)

@@ -28,9 +28,11 @@ def make_engine(policy: Any, key: bytes | None) -> Any:
 # Scrubbing allocates millions of short-lived, acyclic objects (decoded JSON, plans); with the default
 # thresholds the cyclic collector runs every 700 allocations and walks the model's large object graph
 # each time. `python -m benchmarks.scrub_profile --size-mb 30 [--gc default]`: 12.0 s with the defaults,
-# 9.5 s with these (freezing the model out of collections on top gained nothing more, and kept reloaded
-# models alive).
-GC_THRESHOLDS = (100_000, 50, 50)
+# 9.5 s with 100,000 (freezing the model out of collections on top gained nothing more, and kept reloaded
+# models alive). Objects still grow on balance while the caches fill, and each collection walks them: at
+# 100 MB, 100,000 made six collections in the run (0.8 s), a million makes one (0.4 s), for 8 MB more at
+# peak (`benchmarks/README.md`, "Speed, twelfth round").
+GC_THRESHOLDS = (1_000_000, 50, 50)
 
 
 @contextmanager
@@ -45,6 +47,14 @@ def batch_gc() -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
+def keep_batch_gc() -> None:
+    """Give this process the collector thresholds of a scrub run for good: for a process that scrubs and
+    then ends (the command line, a worker). `batch_gc` puts the previous thresholds back after the run,
+    and with the defaults back the next allocation collects everything the run left young: 0.3 s after a
+    100 MB scrub, in a process about to exit."""
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def _init_worker(policy: Any, key: bytes | None) -> None:
     global _ENGINE
     # The parent turns SIGTERM into a clean-up exception; a worker has nothing to clean up and must
@@ -53,7 +63,7 @@ def _init_worker(policy: Any, key: bytes | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _ENGINE is None:  # not inherited loaded from the parent (see LocalPool)
         _ENGINE = make_engine(policy, key)
-    gc.set_threshold(*GC_THRESHOLDS)  # a worker process lives for one run: no need to undo this
+    keep_batch_gc()  # a worker process lives for one run: no need to undo this
 
 
 def _work(job: BlockJob) -> BlockResult:

@@ -15,6 +15,7 @@ def run(args: argparse.Namespace) -> int:
     from promote.batch.output import check_report_path, plan_outputs
     from promote.batch.progress import progress_bar
     from promote.batch.run import ScrubOptions, print_summary, scrub_exports
+    from promote.batch.workers import keep_batch_gc
     from promote.fsutil import atomic_write_text
 
     report_path = check_report_path(args.report, args.inputs) if args.report else None
@@ -31,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
         window=args.window, block_bytes=int(args.block_mb * (1 << 20)) or None, policy_path=args.policy,
         key_file=args.key_file, dask=args.dask, resume=args.resume, strict=args.strict, **chosen,
     )
+    keep_batch_gc()  # this process ends after the run
     with progress_bar(enabled=sys.stderr.isatty() and args.output != "-") as progress:
         report = scrub_exports(args.inputs, args.output, options, progress=progress)
     print_summary(report)

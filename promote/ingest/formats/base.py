@@ -276,7 +276,8 @@ _LEADING_SPACE = re.compile(rb"^[ \t]*")
 
 def encode_json_like(doc: Any, like: bytes) -> bytes:
     """JSON text for `doc` in the layout of `like`: same indentation (also when `like` is an indented
-    element of an array), same separators for single-line JSON, ASCII escapes only if `like` used them."""
+    element of an array), same separators for single-line JSON, ASCII escapes only if `like` used them.
+    `doc` was decoded from text, so it holds no cycle: the encoder does not look for one (faster)."""
     ensure_ascii = like.isascii()
     body = like.strip()
     if b"\n" in body:
@@ -284,14 +285,14 @@ def encode_json_like(doc: Any, like: bytes) -> bytes:
         base = _LEADING_SPACE.match(lines[-1]).group().decode()
         inner = _LEADING_SPACE.match(lines[1]).group().decode()
         unit = inner[len(base):] or "  "
-        text = json.dumps(doc, indent=unit, ensure_ascii=ensure_ascii)
+        text = json.dumps(doc, indent=unit, ensure_ascii=ensure_ascii, check_circular=False)
         if base:
             text = text.replace("\n", "\n" + base)
     else:
         after_key = body.find(b'":')
         spaced = after_key >= 0 and body[after_key + 2 : after_key + 3] == b" "
         separators = (", ", ": ") if spaced else (",", ":")
-        text = json.dumps(doc, separators=separators, ensure_ascii=ensure_ascii)
+        text = json.dumps(doc, separators=separators, ensure_ascii=ensure_ascii, check_circular=False)
     return text.encode("utf-8", "surrogatepass")
 
 

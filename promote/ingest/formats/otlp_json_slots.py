@@ -61,6 +61,11 @@ _EVENT_FIELDS = ("timeUnixNano", "time_unix_nano", *_DROPPED)
 _LINK_FIELDS = ("traceId", "trace_id", "spanId", "span_id", "flags", *_DROPPED)
 _TEXT_FIELDS = ("name", "traceState", "trace_state")
 """Texts of a span, event or link under no attribute key: scrubbed as text."""
+# The fields of a span, an event and a link the format defines, as sets: every span asks for each of its
+# fields whether it is one of them.
+_SPAN_KNOWN = frozenset((*_SPAN_FIELDS, *_TEXT_FIELDS, "attributes", "events", "links", "status"))
+_SPAN_ITEMS = (("events", _EVENT_FIELDS, frozenset((*_EVENT_FIELDS, *_TEXT_FIELDS, "attributes")), "event"),
+               ("links", _LINK_FIELDS, frozenset((*_LINK_FIELDS, *_TEXT_FIELDS, "attributes")), "link"))
 
 
 def _fields(obj: dict, names: tuple[str, ...], path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Path]]:
@@ -82,7 +87,7 @@ def _texts(obj: dict, path: Path, owner: tuple) -> Iterator[tuple[StringSlot, Pa
 
 
 def _unknown(
-    obj: dict, known: tuple[Any, ...], path: Path, owner: tuple
+    obj: dict, known: tuple[Any, ...] | frozenset[str], path: Path, owner: tuple
 ) -> Iterator[tuple[StringSlot, Path]]:
     """Fields the format does not define, with their keys: scrubbed like any value."""
     for name, value in obj.items():
@@ -132,19 +137,18 @@ def _span_slots(span: dict, path: Path) -> Iterator[tuple[StringSlot, Path]]:
              safe_id(get_either(span, "spanId", "span_id"), 8),
              span.get("name"))
     span_owner = (*owner, "span")
-    yield from _unknown(span, (*_SPAN_FIELDS, *_TEXT_FIELDS, "attributes", "events", "links", "status"), path,
-                        span_owner)
+    yield from _unknown(span, _SPAN_KNOWN, path, span_owner)
     yield from _fields(span, _SPAN_FIELDS, path, span_owner)
     yield from _texts(span, path, span_owner)
     yield from _attribute_slots(span.get("attributes"), (*path, "attributes"), span_owner)
-    for name, fields, kind in (("events", _EVENT_FIELDS, "event"), ("links", _LINK_FIELDS, "link")):
+    for name, fields, known, kind in _SPAN_ITEMS:
         items = span.get(name)
         for index, item in enumerate(items if isinstance(items, list) else ()):
             item_path, item_owner = (*path, name, index), (*owner, kind)
             if not isinstance(item, dict):
                 yield from json_slots(item, None, item_path, item_owner)
                 continue
-            yield from _unknown(item, (*fields, *_TEXT_FIELDS, "attributes"), item_path, item_owner)
+            yield from _unknown(item, known, item_path, item_owner)
             yield from _fields(item, fields, item_path, item_owner)
             yield from _texts(item, item_path, item_owner)
             yield from _attribute_slots(item.get("attributes"), (*item_path, "attributes"), item_owner)
