@@ -122,6 +122,9 @@ def lookbehind_ahead(source: str) -> str | None:
             at += 2
             continue
         if in_class:
+            if source.startswith("[:", at) and ":]" in source[at + 2:]:  # a POSIX class: [[:alpha:]]
+                at = source.index(":]", at + 2) + 2
+                continue
             in_class = char != "]"
         elif char == "[":
             in_class = True
@@ -133,9 +136,19 @@ def lookbehind_ahead(source: str) -> str | None:
         elif char == ")":
             depth -= 1
             if depth == 0:
-                return f"(?:{source[4:at]}){source[at + 1:]}"
+                return _checked_group(source[4:at], source[at + 1:])
         at += 1
     return None
+
+
+def _checked_group(behind: str, rest: str) -> str | None:
+    """`(?:behind)rest`, where `behind` compiles on its own: a lookbehind cut in the wrong place (a
+    bracket this scanner misread) leaves an unbalanced part, and then no gate is built from it."""
+    try:
+        regex.compile(f"(?:{behind})")
+    except regex.error:
+        return None
+    return f"(?:{behind}){rest}"
 
 
 def _both(needs: regex.Pattern, gate: Callable[[str], bool]) -> Callable[[str], bool]:

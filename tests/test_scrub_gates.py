@@ -67,7 +67,9 @@ def test_a_leading_lookbehind_is_read_forward_by_the_gate() -> None:
     assert lookbehind_ahead(r"(?<=[]x)]y)z|w") == r"(?:[]x)]y)z|w"
     assert lookbehind_ahead(r"(?<=a(?:b|c))d") == r"(?:a(?:b|c))d"
     assert lookbehind_ahead(r"a(?<=a)b") is None and lookbehind_ahead(r"(?<!a)b") is None
+    assert lookbehind_ahead(r"(?<=[[:alpha:])]y)z") == r"(?:[[:alpha:])]y)z"  # a POSIX class inside
     assert lookbehind_ahead(r"(?<=a") is None  # unbalanced: no gate is built from it
+    assert lookbehind_ahead(r"(?<=a[)b") is None  # cut where the pattern does not close: no gate
 
 
 def test_a_gate_skips_the_recognizer_on_a_text_it_cannot_match(gated: list) -> None:

@@ -50,8 +50,8 @@ def batch_gc() -> Iterator[None]:
 def keep_batch_gc() -> None:
     """Give this process the collector thresholds of a scrub run for good: for a process that scrubs and
     then ends (the command line, a worker). `batch_gc` puts the previous thresholds back after the run,
-    and with the defaults back the next allocation collects everything the run left young: 0.3 s after a
-    100 MB scrub, in a process about to exit."""
+    and with the defaults back the next allocation collects everything the run left: 0.4 s after a 10 MB
+    scrub, in a process about to exit."""
     gc.set_threshold(*GC_THRESHOLDS)
 
 
