@@ -11,7 +11,12 @@ counts its NER here: only texts too long for a batch are), plans (decoding and w
 learning (remembering values before scrubbing), applying (placeholders, rebuilding and re-encoding
 changed JSON); the rest is reading, cutting, slot walks, record encoding and writing, and start-up.
 `--gc default` leaves the collector thresholds of the run at Python's defaults, to measure what
-`promote.batch.workers.GC_THRESHOLDS` buys.
+`promote.batch.workers.GC_THRESHOLDS` buys; `--gc-young N` runs with N young objects as the first
+threshold instead of the tuned one. The collector's own time is reported beside the phases (it overlaps
+them): its collections during the run, and the one the next allocation starts after the run, when
+`batch_gc` has put this process's defaults back (the command keeps the run's settings and has none).
+
+    .venv/bin/python -m benchmarks.scrub_profile --size-mb 100 --gc-young 100000   # the old threshold
 
 `--overhead N` times everything but the analysis: the file is scrubbed once to fill the detection cache,
 then N more times, each by a fresh engine handed a copy of that cache (so no NER and no recognizer runs;
@@ -27,7 +32,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from benchmarks.gen_exports import DEFAULT_SEED, generate
 
@@ -45,8 +50,25 @@ def _timed(owner: Any, name: str, phase: str, totals: Counter) -> None:
     setattr(owner, name, wrapper)
 
 
-def profile(path: str, gc_default: bool) -> dict[str, float]:
+def _collections(totals: Counter, stage: list[str]) -> Callable[[str, dict], None]:
+    """A `gc.callbacks` entry adding each collection's count and time to `totals` under `stage[0]`."""
+    started: list[float] = []
+
+    def on_collection(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            totals[f"{stage[0]} collections"] += 1
+            totals[f"{stage[0]} collector"] += time.perf_counter() - started[0]
+
+    return on_collection
+
+
+def profile(path: str, gc_default: bool, gc_young: int | None = None) -> dict[str, float]:
+    import gc
+
     import promote.batch.run as run
+    import promote.batch.workers as workers
     from scrubbers.analysis import Analyzer
     from scrubbers.detector import Detector
     from scrubbers.engine import ScrubEngine
@@ -63,10 +85,19 @@ def profile(path: str, gc_default: bool) -> dict[str, float]:
     _timed(run, "make_engine", "engine start", totals)
     if gc_default:
         run.batch_gc = contextlib.nullcontext  # type: ignore[assignment]
+    if gc_young is not None:
+        workers.GC_THRESHOLDS = (gc_young, *workers.GC_THRESHOLDS[1:])
+    stage = ["run"]
+    counting = _collections(totals, stage)
+    gc.callbacks.append(counting)
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
         report = run.scrub_exports([path], str(Path(out) / "out.jsonl"), run.ScrubOptions(workers=1))
         total = time.perf_counter() - started
+        stage[0] = "after"
+        garbage = [{"n": n} for n in range(10_000)]  # allocations enough to start a pending collection
+        del garbage
+    gc.callbacks.remove(counting)
     phases = {
         "NER": totals["analysis"] - totals["recognizers"],
         "Presidio recognizers": totals["recognizers"],
@@ -77,7 +108,9 @@ def profile(path: str, gc_default: bool) -> dict[str, float]:
         "engine start": totals["engine start"],
     }
     phases["rest"] = total - sum(phases.values())
-    return {"total": total, "spans": report.spans, **phases}
+    collector = {name: totals[name] for name in ("run collections", "run collector", "after collections",
+                                                 "after collector")}
+    return {"total": total, "spans": report.spans, **phases, **collector}
 
 
 def overhead(path: str, repeat: int) -> tuple[float, float]:
@@ -115,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size-mb", type=int, default=30)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--gc", choices=("tuned", "default"), default="tuned")
+    parser.add_argument("--gc-young", type=int, metavar="N", help="first collector threshold (see above)")
     parser.add_argument("--overhead", type=int, metavar="N", help="time N runs without analysis (see above)")
     args = parser.parse_args(argv)
     meta = generate(args.size_mb, args.seed)
@@ -123,12 +157,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{meta['path']}: everything but the analysis, fastest of {args.overhead}: {wall:.3f} s "
               f"(CPU {cpu:.3f} s)")
         return 0
-    result = profile(meta["path"], args.gc == "default")
+    result = profile(meta["path"], args.gc == "default", args.gc_young)
     print(f"{meta['path']}: {result['spans']} spans in {result['total']:.2f} s "
           f"({result['spans'] / result['total']:.0f} spans/s), collector {args.gc}")
     for phase in ("NER", "Presidio recognizers", "plans", "learning", "applying", "output check",
                   "engine start", "rest"):
         print(f"  {phase:22s} {result[phase]:7.2f} s  {100 * result[phase] / result['total']:5.1f} %")
+    print(f"  collector, in the phases above: {result['run collections']:.0f} collections in the run, "
+          f"{result['run collector']:.2f} s; after the run {result['after collections']:.0f}, "
+          f"{result['after collector']:.2f} s")
     return 0
 
 

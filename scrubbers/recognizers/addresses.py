@@ -70,7 +70,6 @@ _PREFIX_STREET = (rf"(?:\d{{1,5}}[A-Za-z]?,?[ \t]+)?(?i:{_PREFIXES})[ \t]+(?:(?:
 _UNIT = (r"(?:,?[ \t]+(?i:apt|apartment|suite|ste|unit|flat|floor|fl|ap|bl|sc|et|etaj|nr|no|wohnung|whg|lgh|"
          r"bus|stg|tür|top|piso|puerta|esc|dpto|depto|int|interior|bloco|andar|sala|casa|kv|кв|д|к|корп|стр|"
          r"lok|m|door|bldg|building|room|rm|\#)\.?[ \t]*\#?[\w/-]{1,6}){0,4}")
-
 # Lines after a street line: a postal code and town, a town and postal code, a UK or Dutch postcode.
 _POSTAL = (r"(?:[A-Z]{1,2}-)?\d{2,6}(?:[ -]\d{2,4})?(?:[ \t][A-Z]{2}\b)?|"
            r"[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|"
