@@ -65,7 +65,7 @@ class KeyRules:
     def __init__(self, policy: ScrubPolicy, analyzer: Analyzer):
         self._analyzer = analyzer
         self._exempt_parents = frozenset(normalise_key(k) for k in policy.key_hint_exempt_parents)
-        self._exempt_siblings = tuple(policy.key_hint_exempt_siblings)
+        self._exempt_siblings = frozenset(policy.key_hint_exempt_siblings)
         self._parent_cache: dict[str, bool] = {}
         shape = policy.structure.shapes.get(policy.structure.fields.get("key", ""), "")
         self._plain_key = regex.compile(shape).fullmatch if shape else (lambda key: None)
@@ -78,7 +78,7 @@ class KeyRules:
         schema = position == SCHEMA and (is_schema(kind, size) or not _SCHEMA_WITHOUT_TYPE.isdisjoint(names))
         inherited = hint if hint is not None and hint[1] else None
         thing = not schema and ((key is not None and self._exempt_parent(key))
-                                or any(sibling in names for sibling in self._exempt_siblings))
+                                or not self._exempt_siblings.isdisjoint(names))
         return Node(schema, inherited, thing, position)
 
     def member(self, node: Node, name: str) -> tuple[Any, int]:
@@ -109,7 +109,8 @@ class KeyRules:
         """Whether an object key is a code-defined name: it has the policy's `key` shape and nothing
         personal is found in it, as written or with its separators read as spaces. Any other key
         (`"Gregory Hallman"`, an e-mail, `sk-proj-…`, `gregory.hallman`) is scrubbed."""
-        return self._read_key(key)[0]
+        found = self._key_cache.get(key)  # every span repeats its keys: the answer is almost always kept
+        return (found if found is not None else self._read_key(key))[0]
 
     def key_entity(self, key: str) -> str | None:
         """What was found in a key of one token (`elena.vasquez`, `Elena.Vasquez`: PERSON, `sk-proj-…`:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from promote.scrubbing import engine
+from scrubbers.recognizers.names import NameRecognizer
 
 REMOVED = [
     ("ask elena vasquez about it", "ask <PERSON_1> about it"),
@@ -28,3 +29,16 @@ def test_an_uncued_lower_case_full_name_is_replaced(text: str, expected: str) ->
 @pytest.mark.parametrize("text", KEPT)
 def test_lower_case_words_that_are_no_full_name_stay(text: str) -> None:
     assert engine().scrub_text(text, engine().new_context()) == text
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("(elena vasquez) asked for leave", "elena vasquez"),
+    ("notes:\telena\tvasquez called", "elena\tvasquez"),
+    ('re "gregory hallman" pto', "gregory hallman"),
+    ("«szabina gelencsér» replied", "szabina gelencsér"),
+])
+def test_the_lower_case_pair_rule_reads_a_pair_after_a_bracket_a_quote_or_a_tab(text: str, name: str) -> None:
+    # the rule first looks for a listed given name among the text's words (`_GIVEN_CANDIDATE`): these
+    # pairs start after characters that word search must let through
+    found = [text[start:end] for start, end, _ in NameRecognizer()._lower_pairs(text)]
+    assert found == [name]

@@ -134,27 +134,36 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
         spans += codec.count_spans(item)
         records.append(item)
     slots, plain_keys, misfits = [], [], 0
+    # a 100 MB export has a million slots: the loops below look their methods up once
+    is_structure, keep, note_key = engine.is_structure, slots.append, plain_keys.append
     for position, record in enumerate(records):
         if record.raw is REDACTED_LINE:
             continue
         for slot, path in codec.slots(record):
-            if slot.field is not None:
-                if slot.value == "" or engine.is_structure(slot.field, slot.value):
-                    if slot.field == "key":
-                        plain_keys.append((position, slot, path))
+            field = slot.field
+            if field is not None:
+                if slot.value == "" or is_structure(field, slot.value):
+                    if field == "key":
+                        note_key((position, slot, path))
                     continue
                 misfits += 1
-            slots.append((position, slot, path))
-    items = [(_context(contexts, slot.trace_id, job, engine),
-              engine.object_key if slot.field == "key" else slot.key, slot.value) for _, slot, path in slots]
+            keep((position, slot, path))
+    items = []
+    add_item, object_key = items.append, engine.object_key
+    for _, slot, _ in slots:
+        ctx = contexts.get(slot.trace_id)
+        if ctx is None:
+            ctx = _context(contexts, slot.trace_id, job, engine)
+        add_item((ctx, object_key if slot.field == "key" else slot.key, slot.value))
     # Learn first: every value found anywhere in the block is known to its trace's context before
     # any string is written, so a name detected late (the user's message) is also caught where it
     # came earlier (the root span's output).
     done = engine.scrub_items(items, learn=True)
     counts = done.report
     changes: dict[int, list[tuple[Any, str, str]]] = {}
+    leaks = engine.leaks
     for (position, slot, path), (ctx, _, _), replacement in zip(slots, items, done.values):
-        if type(replacement) is str and engine.leaks(replacement, ctx):
+        if type(replacement) is str and leaks(replacement, ctx):
             # the output check: a value this trace is known to hold is never written, whatever rule missed it
             replacement = engine.redacted
             counts.output_check_redacted += 1

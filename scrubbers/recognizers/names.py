@@ -77,6 +77,9 @@ _INTRO = regex.compile(
     r"thanks|thx|ty|dear|signed)[,:]?[ \t]+)(?P<names>[\p{Ll}\p{M}'’-]+(?:[ \t][\p{Ll}\p{M}'’-]+){0,3})")
 _LOWER_PAIR = regex.compile(r"(?<![\w@./\\:-])(?P<given>\p{Ll}[\p{Ll}\p{M}]+)[ \t]+"
                             r"(?P<surname>\p{Ll}[\p{Ll}\p{M}-]*\p{Ll})(?:['’]s?)?(?![\w@/\\-])")
+# what `_LOWER_PAIR` can take for a given name: a whole lower-case word of three letters or more, on its
+# own (the same characters may not come before it) and before a space
+_GIVEN_CANDIDATE = regex.compile(r"(?<![\w@./\\:-])\p{Ll}[\p{Ll}\p{M}]{2,}(?=[ \t])")
 # a name key right before a value in a log line or a form: "name=", "full_name: ", "Display name = "
 _NAME_KEY_BEFORE = regex.compile(r"(?i:(?<![\w.-])(?:(?:full|display|user|contact|employee|legal)[ _-]?)?name"
                                  r"[ \t]*[:=][ \t]*)$")
@@ -252,6 +255,10 @@ class NameRecognizer(OneEntityRecognizer):
         ":" (":param str x" in a docstring). `benchmarks/lower_names.py` shows what it finds in text
         nobody here wrote; "greg hallman" needs a cue ("greg" is a common word)."""
         lex = self.lexicon
+        # a pair's given name is one of `_GIVEN_CANDIDATE`'s words: where none is on the list, no pair
+        # needs trying at each word
+        if lex.first_lower.isdisjoint(_GIVEN_CANDIDATE.findall(text)):
+            return
         for match in _LOWER_PAIR.finditer(text, overlapped=True):
             given, surname = match.group("given"), match.group("surname")
             if not (len(given) >= 3 and len(surname) >= 3 and given in lex.first_lower

@@ -126,4 +126,4 @@ class OtlpJsonCodec(JsonCodec):
 
     def slots(self, doc: dict) -> Iterator[tuple[StringSlot, Path]]:
         """Every string and number of the request (fail closed: see `StringSlot`), in document order."""
-        return request_slots(doc)
+        return iter(request_slots(doc))
