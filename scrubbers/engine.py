@@ -208,8 +208,8 @@ class ScrubEngine:
     # plans ---------------------------------------------------------------------------------------------
     def _plans_of(self, items: Sequence[Item]) -> list[Plan | None]:
         key_hint, safe_value = self.analyzer.key_hint, self._safe_value.fullmatch
-        safe, safe_prefixes = self._safe, self._safe_prefixes  # `is_safe_attribute`, without a call per item
-        return [None if (key is not None and (key in safe or key.startswith(safe_prefixes))
+        is_safe = self.is_safe_attribute
+        return [None if (key is not None and is_safe(key)
                          and (type(value) is not str or safe_value(value) is not None))
                 or (type(value) in (int, float) and key_hint(key) is None)  # a number no key makes personal
                 else self._plan(value, key)

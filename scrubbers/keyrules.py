@@ -109,8 +109,7 @@ class KeyRules:
         """Whether an object key is a code-defined name: it has the policy's `key` shape and nothing
         personal is found in it, as written or with its separators read as spaces. Any other key
         (`"Gregory Hallman"`, an e-mail, `sk-proj-…`, `gregory.hallman`) is scrubbed."""
-        found = self._key_cache.get(key)  # every span repeats its keys: the answer is almost always kept
-        return (found if found is not None else self._read_key(key))[0]
+        return self._read_key(key)[0]
 
     def key_entity(self, key: str) -> str | None:
         """What was found in a key of one token (`elena.vasquez`, `Elena.Vasquez`: PERSON, `sk-proj-…`:

@@ -148,13 +148,8 @@ def scrub_block(job: BlockJob, engine: Any) -> BlockResult:
                     continue
                 misfits += 1
             keep((position, slot, path))
-    items = []
-    add_item, object_key = items.append, engine.object_key
-    for _, slot, _ in slots:
-        ctx = contexts.get(slot.trace_id)
-        if ctx is None:
-            ctx = _context(contexts, slot.trace_id, job, engine)
-        add_item((ctx, object_key if slot.field == "key" else slot.key, slot.value))
+    items = [(_context(contexts, slot.trace_id, job, engine),
+              engine.object_key if slot.field == "key" else slot.key, slot.value) for _, slot, path in slots]
     # Learn first: every value found anywhere in the block is known to its trace's context before
     # any string is written, so a name detected late (the user's message) is also caught where it
     # came earlier (the root span's output).
@@ -219,11 +214,12 @@ def string_slots(codec: RecordCodec, records: Iterable[Record]) -> list[Any]:
 
 
 def _context(contexts: dict, trace_id: str | None, job: BlockJob, engine: Any) -> Any:
-    if trace_id not in contexts:
+    ctx = contexts.get(trace_id)  # one lookup: every slot of a block asks
+    if ctx is None:
         ctx = contexts[trace_id] = engine.new_context()
         for entity, value in job.known.get(trace_id, ()):
             ctx.remember(entity, value)
-    return contexts[trace_id]
+    return ctx
 
 
 CARRY_BLOCKS = 4

@@ -75,11 +75,12 @@ _CLOSING_LINE = regex.compile(rf"(?i)(?:\b{_GREETING}|\bcheers|\btake\s+care|\bk
 _INTRO = regex.compile(
     r"(?i:\b(?:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|name's|this\s+is|it's|its|call\s+me|hi|hey|hello|"
     r"thanks|thx|ty|dear|signed)[,:]?[ \t]+)(?P<names>[\p{Ll}\p{M}'’-]+(?:[ \t][\p{Ll}\p{M}'’-]+){0,3})")
-_LOWER_PAIR = regex.compile(r"(?<![\w@./\\:-])(?P<given>\p{Ll}[\p{Ll}\p{M}]+)[ \t]+"
+# a lower-case word where it is not glued to a word, a path, an address or a ":" before it
+_LOWER_START = r"(?<![\w@./\\:-])\p{Ll}[\p{Ll}\p{M}]"
+_LOWER_PAIR = regex.compile(rf"(?P<given>{_LOWER_START}+)[ \t]+"
                             r"(?P<surname>\p{Ll}[\p{Ll}\p{M}-]*\p{Ll})(?:['’]s?)?(?![\w@/\\-])")
-# what `_LOWER_PAIR` can take for a given name: a whole lower-case word of three letters or more, on its
-# own (the same characters may not come before it) and before a space
-_GIVEN_CANDIDATE = regex.compile(r"(?<![\w@./\\:-])\p{Ll}[\p{Ll}\p{M}]{2,}(?=[ \t])")
+# what `_LOWER_PAIR` can take for a given name of three letters or more (shorter ones are no name there)
+_GIVEN_CANDIDATE = regex.compile(rf"{_LOWER_START}{{2,}}(?=[ \t])")
 # a name key right before a value in a log line or a form: "name=", "full_name: ", "Display name = "
 _NAME_KEY_BEFORE = regex.compile(r"(?i:(?<![\w.-])(?:(?:full|display|user|contact|employee|legal)[ _-]?)?name"
                                  r"[ \t]*[:=][ \t]*)$")
