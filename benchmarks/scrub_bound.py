@@ -13,7 +13,7 @@ The texts are recorded from an in-process run of (b) first (`--record`, into ben
 what the analysis alone costs against the floor; 1.5 (d) - (e) is the time the goal leaves for everything
 else a fail-closed scrub does, against (b) - (e), what it takes now. The three children run alternately
 `--repeat` times (this host drifts; see `benchmarks/scrub_ratio`); (e) is also split into its time in
-spaCy's `nlp.pipe` (NER) and in the batch recognizers (`analyze_many`). It also says how many of the
+spaCy's `nlp.pipe` (NER) and in the batch recognizers (`recognize`, `settle`). It also says how many of the
 tokens NER reads are in a sentence it ran before, which NER by sentence does not run again
 (`scrubbers.sentences`), and how many sentences it runs.
 
@@ -116,13 +116,13 @@ def child_analysis(path: str, recorded: str) -> dict:
 
 def _time_ner_and_recognizers() -> dict[str, float]:
     """Time spent in spaCy's `nlp.pipe` (NER, sentence by sentence) and in the batch recognizers
-    (`GroupedAnalyzerEngine.analyze_many`), added up in the returned dict as the analysis runs."""
+    (`GroupedAnalyzerEngine.recognize` and `settle`), added up in the returned dict as the analysis runs."""
     from spacy.language import Language
 
     from scrubbers.presidio_engine import GroupedAnalyzerEngine
 
     seconds = {"ner_seconds": 0.0, "recognizer_seconds": 0.0}
-    pipe, analyze_many = Language.pipe, GroupedAnalyzerEngine.analyze_many
+    pipe = Language.pipe
 
     def timed_pipe(self, texts, **options):  # type: ignore[no-untyped-def]
         documents = pipe(self, texts, **options)
@@ -134,15 +134,19 @@ def _time_ner_and_recognizers() -> dict[str, float]:
                 return
             yield doc
 
-    def timed_analyze_many(self, *args, **options):  # type: ignore[no-untyped-def]
-        started = time.perf_counter()
-        try:
-            return analyze_many(self, *args, **options)
-        finally:
-            seconds["recognizer_seconds"] += time.perf_counter() - started
+    def timed(step):  # type: ignore[no-untyped-def]
+        def wrapper(self, *args, **options):  # type: ignore[no-untyped-def]
+            started = time.perf_counter()
+            try:
+                return step(self, *args, **options)
+            finally:
+                seconds["recognizer_seconds"] += time.perf_counter() - started
+
+        return wrapper
 
     Language.pipe = timed_pipe  # type: ignore[method-assign]
-    GroupedAnalyzerEngine.analyze_many = timed_analyze_many  # type: ignore[method-assign]
+    for name in ("recognize", "settle"):  # `analyze_many` is the two, one after the other
+        setattr(GroupedAnalyzerEngine, name, timed(getattr(GroupedAnalyzerEngine, name)))
     return seconds
 
 

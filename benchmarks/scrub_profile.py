@@ -5,9 +5,10 @@
     .venv/bin/python -m benchmarks.scrub_profile --size-mb 10 --overhead 8    # everything but the analysis
 
 Each phase is timed by wrapping the engine method that does it (inclusive wall time, in this process):
-NER (spaCy `nlp.pipe`, sentence by sentence: `scrubbers.sentences`; with the rest of the analysis but
-the recognizers), Presidio's recognizers (pattern, phone, ours, context; a text analysed alone also
-counts its NER here: only texts too long for a batch are), plans (decoding and walking strings),
+NER (spaCy `nlp.pipe`, sentence by sentence on the masked texts: `scrubbers.sentences`; with tokenising
+and the rest of the analysis but the recognizers and the masking), Presidio's recognizers (pattern,
+phone, ours, NER's, context), masking (stand-ins for what the recognizers found before NER reads a text:
+`scrubbers.masking`), plans (decoding and walking strings),
 learning (remembering values before scrubbing), applying (placeholders, rebuilding and re-encoding
 changed JSON); the rest is reading, cutting, slot walks, record encoding and writing, and start-up.
 `--gc default` leaves the collector thresholds of the run at Python's defaults, to measure what
@@ -72,6 +73,7 @@ def profile(path: str, gc_default: bool, gc_young: int | None = None) -> dict[st
 
     import promote.batch.run as run
     import promote.batch.workers as workers
+    import scrubbers.analysis as analysis
     from scrubbers.analysis import Analyzer
     from scrubbers.detector import Detector
     from scrubbers.engine import ScrubEngine
@@ -80,7 +82,9 @@ def profile(path: str, gc_default: bool, gc_young: int | None = None) -> dict[st
     totals: Counter = Counter()
     _timed(Detector, "prepare", "analysis", totals)
     _timed(Analyzer, "_presidio", "recognizers", totals)  # a text alone
-    _timed(GroupedAnalyzerEngine, "analyze_many", "recognizers", totals)  # a batch
+    _timed(GroupedAnalyzerEngine, "recognize", "recognizers", totals)  # a batch
+    _timed(GroupedAnalyzerEngine, "settle", "recognizers", totals)
+    _timed(analysis, "mask", "masking", totals)
     _timed(ScrubEngine, "_plans_of", "plans", totals)
     _timed(ScrubEngine, "_remember", "learning", totals)
     _timed(ScrubEngine, "_apply", "applying", totals)
@@ -102,8 +106,9 @@ def profile(path: str, gc_default: bool, gc_young: int | None = None) -> dict[st
         del garbage
     gc.callbacks.remove(counting)
     phases = {
-        "NER": totals["analysis"] - totals["recognizers"],
+        "NER": totals["analysis"] - totals["recognizers"] - totals["masking"],
         "Presidio recognizers": totals["recognizers"],
+        "masking for NER": totals["masking"],
         "plans": totals["plans"],
         "learning": totals["learning"],
         "applying": totals["applying"],
@@ -211,8 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     result = profile(meta["path"], args.gc == "default", args.gc_young)
     print(f"{meta['path']}: {result['spans']} spans in {result['total']:.2f} s "
           f"({result['spans'] / result['total']:.0f} spans/s), collector {args.gc}")
-    for phase in ("NER", "Presidio recognizers", "plans", "learning", "applying", "output check",
-                  "engine start", "rest"):
+    for phase in ("NER", "Presidio recognizers", "masking for NER", "plans", "learning", "applying",
+                  "output check", "engine start", "rest"):
         print(f"  {phase:22s} {result[phase]:7.2f} s  {100 * result[phase] / result['total']:5.1f} %")
     print(f"  collector, in the phases above: {result['run collections']:.0f} collections in the run, "
           f"{result['run collector']:.2f} s; after the run {result['after collections']:.0f}, "

@@ -21,14 +21,17 @@ from presidio_analyzer.predefined_recognizers import (
     IbanRecognizer,
     IpRecognizer,
     PhoneRecognizer,
+    SpacyRecognizer,
     UsBankRecognizer,
     UsLicenseRecognizer,
     UsPassportRecognizer,
     UsSsnRecognizer,
 )
+from spacy.tokens import Doc
 
 from scrubbers.context import DIGIT_ENTITIES, PLACEHOLDER
 from scrubbers.gates import gate_recognizers
+from scrubbers.masking import Masked, mask
 from scrubbers.policy import ScrubPolicy
 from scrubbers.presidio_engine import (
     GroupedAnalyzerEngine,
@@ -44,6 +47,7 @@ LANGUAGE = "en"
 BLOB = "BLOB"
 VOCABULARY_RELOAD_TEXTS = 20_000
 """Texts analysed through `nlp.pipe` before the model is reloaded (see `Analyzer._fresh_vocabulary`)."""
+_MASKED_TEXTS_AT_ONCE = 1_024  # texts analysed together with NER reading them masked (bounds memory)
 
 # Presidio's e-mail pattern with its mailbox classes stripped of the URL delimiters they let in ("#&/=?",
 # which no mailbox anyone uses holds): with them, in `…/people?email=ghallman@acme-retail.com` the match
@@ -119,6 +123,9 @@ class Analyzer:
                                              context_aware_enhancer=InPlaceContextEnhancer())
         supported = {entity for r in registry.recognizers for entity in r.supported_entities}
         self.entities = sorted(supported & wanted)
+        self._recognizers = registry.get_recognizers(language=LANGUAGE, entities=self.entities)
+        self._ner_recognizers = [r for r in self._recognizers if isinstance(r, SpacyRecognizer)]
+        self._other_recognizers = [r for r in self._recognizers if not isinstance(r, SpacyRecognizer)]
         self._pattern_recognizers = [r for r in registry.recognizers if isinstance(r, PatternRecognizer)]
         self._min_threshold = min([policy.score_threshold, *policy.entity_thresholds.values()])
         self._allow = frozenset(policy.allow_terms)
@@ -168,11 +175,11 @@ class Analyzer:
         if len(text) > self.policy.ner_max_chars:
             return self._finish(text, self._patterns_only(text))
         if len(text) <= self.policy.ner_chunk_chars:
-            return self._finish(text, self._presidio(text, None))
+            return self._finish(text, next(self._recognized([text])))
+        chunks = list(_chunks(text, self.policy.ner_chunk_chars))
         found: list[Detection] = []
-        for offset, chunk in _chunks(text, self.policy.ner_chunk_chars):
-            found += [d._replace(start=d.start + offset, end=d.end + offset)
-                      for d in self._presidio(chunk, None)]
+        for (offset, _), in_chunk in zip(chunks, self._recognized([chunk for _, chunk in chunks])):
+            found += [d._replace(start=d.start + offset, end=d.end + offset) for d in in_chunk]
         return self._finish(text, found)
 
     def analyze_without_ner(self, text: str) -> list[Detection]:
@@ -185,12 +192,51 @@ class Analyzer:
     def analyze_batch(self, texts: list[str]) -> Iterator[tuple[str, list[Detection]]]:
         """(text, detections) for short texts, NER run through `nlp.pipe` batches."""
         self._fresh_vocabulary(len(texts))
+        for text, found in zip(texts, self._recognized(texts)):
+            yield text, self._finish(text, found)
+
+    def _recognized(self, texts: list[str]) -> Iterator[list[Detection]]:
+        """What Presidio's engine (every recognizer, NER's included) finds in each text, in batches:
+        NER reads the texts masked (`scrubbers.masking`) unless the policy turns that off."""
+        if self.policy.ner_reads_masked and self._ner_recognizers:
+            yield from self._recognized_masked(texts)
+            return
         batch = self.nlp_engine.process_batch(texts, LANGUAGE, batch_size=self.policy.batch_size)
         # Presidio's recognizers run over a batch at a time, one recognizer after the other (same results)
         for items in _batches(batch, self.policy.batch_size):
-            answers = self.engine.analyze_many(items, LANGUAGE, self.entities, self._min_threshold)
-            for (text, _), results in zip(items, answers):
-                yield text, self._finish(text, _detections(results))
+            for results in self.engine.analyze_many(items, LANGUAGE, self.entities, self._min_threshold):
+                yield _detections(results)
+
+    def _recognized_masked(self, texts: list[str]) -> Iterator[list[Detection]]:
+        """`_recognized`, the other recognizers first (on the tokenised text), then NER on each text with
+        what they found masked, then NER's recognizer."""
+        engine = self.nlp_engine
+        for chunk in _batches(texts, _MASKED_TEXTS_AT_ONCE):
+            items = [(text, engine.tokens_only(text, LANGUAGE)) for text in chunk]
+            others = self.engine.recognize(items, self.entities, self._other_recognizers)
+            masked = [mask(text, [(d.start, d.end, d.entity) for d in self._finish(text, _detections(raw))])
+                      for (text, _), raw in zip(items, others)]
+            self._ner_entities(items, masked)
+            ner = self.engine.recognize(items, self.entities, self._ner_recognizers)
+            answers = self.engine.settle(items, [mine + theirs for mine, theirs in zip(others, ner)],
+                                         self._recognizers, self._min_threshold)
+            for results in answers:
+                yield _detections(results)
+
+    def _ner_entities(self, items: list[tuple[str, LazyArtifacts]], masked: list[Masked]) -> None:
+        """NER's entities of each text, read masked, set on its artifacts; a text where NER's reading
+        reaches past a stand-in is read as written instead (`scrubbers.masking`)."""
+        engine, batch_size = self.nlp_engine, self.policy.batch_size
+        nlp = engine.nlp[LANGUAGE]
+        found = engine.sentence_entities.entities(nlp, [m.text for m in masked], batch_size)
+        again = [(text, artifacts) for (text, artifacts), masked_text, spans in zip(items, masked, found)
+                 if not _place_entities(artifacts.tokens, masked_text, spans)]
+        as_written = engine.sentence_entities.entities(nlp, [text for text, _ in again], batch_size)
+        for (text, artifacts), spans in zip(again, as_written):
+            if not _place_entities(artifacts.tokens, mask(text, []), spans):
+                artifacts.tokens = nlp(text)  # not on the text's tokens: run it whole
+        for _, artifacts in items:
+            engine.with_entities(artifacts)
 
     def _fresh_vocabulary(self, coming: int) -> None:
         # spaCy adds every new word it reads to the model's vocabulary and never drops one: over a day of
@@ -249,6 +295,22 @@ class Analyzer:
             score = BARE_VALUE_SCORE if group == "bare" else 1.0
             found.append(Detection(match.start(group), match.end(group), hint[0], score))
         return found
+
+
+def _place_entities(doc: Doc, masked: Masked, spans: list[tuple[int, int, str]]) -> bool:
+    """Sets NER's entities, found in the masked text, on the document of the text as written; False
+    where one reaches past a stand-in (`scrubbers.masking`) or does not land on the text's tokens."""
+    entities = []
+    for start, end, label in spans:
+        if masked.inside(start, end):
+            continue  # a value found already
+        placed = masked.original(start, end)
+        span = None if placed is None else doc.char_span(placed[0], placed[1], label=label)
+        if span is None:
+            return False
+        entities.append(span)
+    doc.ents = entities
+    return True
 
 
 def _detections(results: list[RecognizerResult]) -> list[Detection]:

@@ -72,6 +72,17 @@ class NerOnlySpacyEngine(SpacyNlpEngine):
             self._get_entities(doc), self._get_scores_for_entities(doc))
         return LazyArtifacts(entities, doc, self, language, scores)
 
+    def tokens_only(self, text: str, language: str) -> LazyArtifacts:
+        """Artifacts of `text` tokenised, with no entities yet (`with_entities` adds NER's)."""
+        return LazyArtifacts([], self.nlp[language].make_doc(text), self, language, None)
+
+    def with_entities(self, artifacts: LazyArtifacts) -> None:
+        """Reads NER's entities off the artifacts' document (its `ents`, set since) into them."""
+        doc = artifacts.tokens
+        artifacts.entities, scores = self._get_updated_entities(
+            self._get_entities(doc), self._get_scores_for_entities(doc))
+        artifacts.scores = scores if scores else [0.85] * len(artifacts.entities)
+
 
 class LazyArtifacts(NlpArtifacts):
     """Presidio's artifacts with token offsets, lemmas and keywords worked out when first read.
@@ -202,6 +213,12 @@ class GroupedAnalyzerEngine(AnalyzerEngine):
         Presidio's text-by-text loop runs some 40 recognizers in turn on each (`benchmarks/README.md`,
         "Speed, ninth round"). Everything after the recognizers is Presidio's own steps, text by text."""
         recognizers = self.registry.get_recognizers(language=language, entities=entities, all_fields=False)
+        raw = self.recognize(items, entities, recognizers)
+        return self.settle(items, raw, recognizers, score_threshold)
+
+    def recognize(self, items: list[tuple[str, NlpArtifacts]], entities: list[str],
+                  recognizers: list[EntityRecognizer]) -> list[list[RecognizerResult]]:
+        """The raw results of `recognizers` on each (text, artifacts), one recognizer after the other."""
         raw: list[list[RecognizerResult]] = [[] for _ in items]
         for recognizer in recognizers:
             if not recognizer.is_loaded:
@@ -212,6 +229,11 @@ class GroupedAnalyzerEngine(AnalyzerEngine):
                 if found:
                     self._AnalyzerEngine__add_recognizer_id_if_not_exists(found, recognizer)
                     text_results.extend(found)
+        return raw
+
+    def settle(self, items: list[tuple[str, NlpArtifacts]], raw: list[list[RecognizerResult]],
+               recognizers: list[EntityRecognizer], score_threshold: float) -> list[list[RecognizerResult]]:
+        """Presidio's steps after the recognizers (context, low scores, duplicates), text by text."""
         answers = []
         for text_results, (text, artifacts) in zip(raw, items):
             results = self._enhance_using_context(text, text_results, artifacts, recognizers, None)

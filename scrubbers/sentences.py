@@ -4,7 +4,9 @@ An agent's texts repeat whole sentences around the one that changes: "Hi, I'm <a
 e-mail>). If I do not use all my PTO this year, how much carries into next year?", and only the first
 sentence is new. A text is cut at its sentence ends (`sentences`); NER runs on each sentence not seen before,
 its entities are kept by a digest of the sentence (`SentenceEntities`, bounded), and the text's document
-gets the entities of its sentences at their places in it.
+gets the entities of its sentences at their places in it. The analyzer hands it each text with the values
+the other recognizers found masked (`scrubbers.masking`), so that sentences differing only in those values
+are one sentence, run once.
 
 A cut is made at the white space after a sentence's end mark (`.`, `!`, `?`, with closing quotes or
 brackets) and before an upper-case letter, a digit or an opening quote or bracket, unless the word before
@@ -85,7 +87,32 @@ class SentenceEntities:
         for start in range(0, len(texts), _TEXTS_AT_ONCE):
             yield from self._documents(nlp, texts[start:start + _TEXTS_AT_ONCE], batch_size)
 
+    def entities(self, nlp: Any, texts: list[str], batch_size: int) -> list[list[tuple[int, int, str]]]:
+        """NER's entities (start, end, label) of each text, found sentence by sentence."""
+        found = []
+        for start in range(0, len(texts), _TEXTS_AT_ONCE):
+            chunk = texts[start:start + _TEXTS_AT_ONCE]
+            cuts, keyed, _ = self._run(nlp, chunk, batch_size)
+            for text, pieces, items in zip(chunk, cuts, keyed):
+                spans: list[tuple[int, int, str]] = []
+                for piece, (key, _) in zip(pieces, items):
+                    hit = self._found.get(key)
+                    if hit is None:  # evicted since (a batch larger than the budget): run this text whole
+                        spans = [(e.start_char, e.end_char, e.label_) for e in nlp(text).ents]
+                        break
+                    spans.extend((piece.start + s, piece.start + e, label) for s, e, label in hit[1])
+                found.append(spans)
+        return found
+
     def _documents(self, nlp: Any, texts: list[str], batch_size: int) -> Iterator[Any]:
+        cuts, keyed, whole = self._run(nlp, texts, batch_size)
+        for text, pieces, items in zip(texts, cuts, keyed):
+            doc = whole.get(items[0][0]) if len(pieces) == 1 else None
+            yield doc if doc is not None else self._document(nlp, text, pieces, [key for key, _ in items])
+
+    def _run(self, nlp: Any, texts: list[str], batch_size: int) -> tuple[list, list, dict[bytes, Any]]:
+        """Each text's sentences, their (digest, text), and the documents of the sentences NER ran on
+        now (the others' entities are kept already)."""
         cuts = [sentences(text) for text in texts]
         # each sentence's text and digest, worked out once
         keyed = [[(text_digest(sentence), sentence) for sentence in (text[p.start:p.end] for p in pieces)]
@@ -94,14 +121,12 @@ class SentenceEntities:
         for key, sentence in (item for items in keyed for item in items):
             if key not in todo and self._found.get(key) is None:
                 todo[key] = sentence
-        whole: dict[bytes, Any] = {}  # documents of texts of one sentence, run just now: used as they are
+        whole: dict[bytes, Any] = {}  # documents of the sentences run just now
         for key, doc in zip(todo, nlp.pipe(todo.values(), batch_size=batch_size)):
             self._found.put(key, (len(doc.text), tuple(
                 (entity.start_char, entity.end_char, entity.label_) for entity in doc.ents)))
             whole[key] = doc
-        for text, pieces, items in zip(texts, cuts, keyed):
-            doc = whole.get(items[0][0]) if len(pieces) == 1 else None
-            yield doc if doc is not None else self._document(nlp, text, pieces, [key for key, _ in items])
+        return cuts, keyed, whole
 
     def _document(self, nlp: Any, text: str, pieces: list[Sentence], keys: list[bytes]) -> Any:
         doc = nlp.make_doc(text)

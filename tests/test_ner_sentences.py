@@ -58,6 +58,9 @@ class CountingNlp:
         self.piped.append(text)
         return self.nlp(text)
 
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self.nlp, name)  # the vocabulary and the rest: the pipeline's own
+
 
 @pytest.mark.parametrize("at_once", [1_024, 1])  # both texts cut and run together, or one after the other
 def test_a_sentence_two_texts_share_runs_ner_once_and_its_entities_land_on_each_texts_tokens(
