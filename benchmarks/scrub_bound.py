@@ -14,8 +14,9 @@ what the analysis alone costs against the floor; 1.5 (d) - (e) is the time the g
 else a fail-closed scrub does, against (b) - (e), what it takes now. The three children run alternately
 `--repeat` times (this host drifts; see `benchmarks/scrub_ratio`); (e) is also split into its time in
 spaCy's `nlp.pipe` (NER) and in the batch recognizers (`recognize`, `settle`). It also says how many of the
-tokens NER reads are in a sentence it ran before, which NER by sentence does not run again
-(`scrubbers.sentences`), and how many sentences it runs.
+tokens of those texts, as written, are in a sentence seen before, which NER by sentence does not run again
+(`scrubbers.sentences`), and how many sentences they hold. NER reads them masked (`scrubbers.masking`),
+where more sentences repeat: what NER runs is fewer still.
 
     .venv/bin/python -m benchmarks.scrub_bound --size-mb 100 --repeat 2 --json benchmarks/out/scrub_bound.json
 """
@@ -68,8 +69,8 @@ def record(path: str, target: Path) -> dict:
 
 
 def sentence_reuse(texts: list[str]) -> dict:
-    """The tokens NER would read in `texts` whole, and those in a sentence run before (`scrubbers.sentences`:
-    what running NER sentence by sentence saves), in the order (b) analyses them."""
+    """The tokens NER would read in `texts` whole, as written, and those in a sentence seen before
+    (`scrubbers.sentences`: what running NER sentence by sentence saves), in the order (b) analyses them."""
     import spacy
 
     from scrubbers.sentences import sentences
@@ -178,9 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     texts = record(meta["path"], recorded)
     runs = [triple(meta["path"], recorded, f"{args.size_mb}mb.{n}") for n in range(args.repeat)]
     print(f"{args.size_mb} MB, {meta['spans']} spans; (b) analyses {texts['texts']} texts of "
-          f"{texts['chars']} characters in {texts['calls']} calls; of the {texts['ner_tokens']} tokens NER "
-          f"reads there, {texts['ner_tokens_run_before'] / texts['ner_tokens']:.1%} are in a sentence "
-          f"it ran before ({texts['ner_sentences']} sentences are run):")
+          f"{texts['chars']} characters in {texts['calls']} calls; of their {texts['ner_tokens']} tokens "
+          f"as written, {texts['ner_tokens_run_before'] / texts['ner_tokens']:.1%} are in a sentence seen "
+          f"before ({texts['ner_sentences']} sentences; NER reads them masked, fewer):")
     print("| run | (b) scrub --workers 1 s | (d) floor s | (e) analysis s: all / NER / recognizers | (b)/(d) "
           "| (e)/(d) | goal's budget beyond analysis, 1.5 (d) - (e) s | (b) - (e) s |")
     print("|---|---|---|---|---|---|---|---|")
