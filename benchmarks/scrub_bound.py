@@ -32,9 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.gen_exports import DEFAULT_SEED, generate
+from benchmarks.gen_exports import generate
 from benchmarks.scrub_bench import OUT, PYTHON, child_result, iter_spans, measure, string_attributes
-from benchmarks.scrub_ratio import GOAL, pair
+from benchmarks.scrub_ratio import GOAL, export_arguments, pair
 
 
 # --- recording what (b) analyses ----------------------------------------------------------------------
@@ -163,11 +163,7 @@ def triple(path: str, recorded: Path, label: str) -> tuple[float, float, float, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size-mb", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--json", help="also write the figures to this file")
+    parser = export_arguments(__doc__.splitlines()[0], repeat=2)
     parser.add_argument("--child", nargs=2, metavar=("EXPORT", "RECORDED"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:

@@ -35,13 +35,19 @@ def pair(path: str, label: str) -> tuple[float, float, float, float]:
     return scrub["wall_seconds"], floor["wall_seconds"], scrub["cpu_seconds"], floor["cpu_seconds"]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def export_arguments(description: str, repeat: int) -> argparse.ArgumentParser:
+    """The arguments of a benchmark that alternates children on one generated export (here and
+    `scrub_bound`): its size and seed, the rounds, and a JSON file for the figures."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--size-mb", type=int, default=100)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=repeat)
     parser.add_argument("--json", help="also write the figures to this file")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = export_arguments(__doc__.splitlines()[0], repeat=3).parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     meta = generate(args.size_mb, args.seed)
     pairs = [pair(meta["path"], f"{args.size_mb}mb.{n}") for n in range(args.repeat)]

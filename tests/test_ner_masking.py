@@ -4,12 +4,19 @@ policy switch that turns it off."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+import scrubbers
+from promote.batch.run import ScrubOptions, scrub_exports
 from promote.scrubbing import engine
 from scrubbers.masking import mask, stand_in
 from scrubbers.sentences import SentenceEntities
+from tests.conftest import TRACES
 from tests.test_ner_sentences import CountingNlp
+
+DEFAULT_POLICY = Path(scrubbers.__file__).parent / "policies" / "default.yaml"
 
 
 @pytest.mark.parametrize(("value", "entity", "expected"), [
@@ -114,3 +121,16 @@ def test_where_ner_reads_past_a_stand_in_the_text_is_read_as_written(
     assert not any("Docker" in text[d.start:d.end] for d in found)
     monkeypatch.setattr(analyzer, "policy", analyzer.policy.model_copy(update={"ner_reads_masked": False}))
     assert analyzer.analyze(text) == found  # then as written: as without masking
+
+
+@pytest.mark.parametrize("export", ["adk2.otlp.jsonl", "adk1.otlp.jsonl", "openinference.otlp.jsonl",
+                                    "producers/kagent.tempo.json", "producers/monocle-adk.carryover.json",
+                                    "producers/langfuse-native.tool_error.json"])
+def test_masking_changes_no_byte_of_a_real_export_scrubbed(export: str, tmp_path: Path) -> None:
+    as_written = tmp_path / "as-written.yaml"
+    as_written.write_text(DEFAULT_POLICY.read_text(encoding="utf-8").replace(
+        "ner_reads_masked: true", "ner_reads_masked: false"), encoding="utf-8")
+    source = str(TRACES / export)
+    scrub_exports([source], str(tmp_path / "masked"), ScrubOptions(workers=1))
+    scrub_exports([source], str(tmp_path / "written"), ScrubOptions(workers=1, policy_path=as_written))
+    assert (tmp_path / "masked").read_bytes() == (tmp_path / "written").read_bytes()
