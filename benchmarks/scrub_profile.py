@@ -19,6 +19,10 @@ them): its collections during the run, and the one the next allocation starts af
 
     .venv/bin/python -m benchmarks.scrub_profile --size-mb 100 --gc-young 100000   # the old threshold
 
+It also counts the sentences NER runs (and their characters) and the texts whose masked reading reached
+past a stand-in, which NER reads again as written. `--policy FILE` scrubs with another policy: one with
+`ner_reads_masked: false` shows what NER runs without masking.
+
 `--recognizers` times each recognizer (its gate included) over one run, with the texts it read and the
 texts it found something in: where the recognizers' share of the analysis goes.
 
@@ -68,7 +72,31 @@ def _collections(totals: Counter, stage: list[str]) -> Callable[[str, dict], Non
     return on_collection
 
 
-def profile(path: str, gc_default: bool, gc_young: int | None = None) -> dict[str, float]:
+def _count_ner_reading(totals: Counter) -> None:
+    """Counts the sentences NER runs (and their characters), and the texts whose masked reading
+    reached past a stand-in, so that NER read them again as written (`scrubbers.masking`)."""
+    import scrubbers.analysis as analysis
+    from scrubbers.sentences import SentenceEntities
+
+    run_sentences, place_entities = SentenceEntities._run, analysis._place_entities
+
+    def counted_run(self: Any, *args: Any) -> Any:
+        cuts, keyed, ran = run_sentences(self, *args)
+        totals["NER sentences"] += len(ran)
+        totals["NER characters"] += sum(len(doc.text) for doc in ran.values())
+        return cuts, keyed, ran
+
+    def counted_place(*args: Any) -> bool:
+        placed = place_entities(*args)
+        totals["texts read again"] += not placed
+        return placed
+
+    SentenceEntities._run = counted_run  # type: ignore[method-assign]
+    analysis._place_entities = counted_place
+
+
+def profile(path: str, gc_default: bool, gc_young: int | None = None,
+            policy: Path | None = None) -> dict[str, float]:
     import gc
 
     import promote.batch.run as run
@@ -90,6 +118,7 @@ def profile(path: str, gc_default: bool, gc_young: int | None = None) -> dict[st
     _timed(ScrubEngine, "_apply", "applying", totals)
     _timed(ScrubEngine, "leaks", "output check", totals)
     _timed(run, "make_engine", "engine start", totals)
+    _count_ner_reading(totals)
     if gc_default:
         run.batch_gc = contextlib.nullcontext  # type: ignore[assignment]
     if gc_young is not None:
@@ -99,7 +128,8 @@ def profile(path: str, gc_default: bool, gc_young: int | None = None) -> dict[st
     gc.callbacks.append(counting)
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
-        report = run.scrub_exports([path], str(Path(out) / "out.jsonl"), run.ScrubOptions(workers=1))
+        report = run.scrub_exports([path], str(Path(out) / "out.jsonl"),
+                                   run.ScrubOptions(workers=1, policy_path=policy))
         total = time.perf_counter() - started
         stage[0] = "after"
         garbage = [{"n": n} for n in range(10_000)]  # allocations enough to start a pending collection
@@ -116,9 +146,10 @@ def profile(path: str, gc_default: bool, gc_young: int | None = None) -> dict[st
         "engine start": totals["engine start"],
     }
     phases["rest"] = total - sum(phases.values())
-    collector = {name: totals[name] for name in ("run collections", "run collector", "after collections",
-                                                 "after collector")}
-    return {"total": total, "spans": report.spans, **phases, **collector}
+    counts = {name: totals[name] for name in ("run collections", "run collector", "after collections",
+                                              "after collector", "NER sentences", "NER characters",
+                                              "texts read again")}
+    return {"total": total, "spans": report.spans, **phases, **counts}
 
 
 def overhead(path: str, repeat: int) -> tuple[float, float]:
@@ -199,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gc-young", type=int, metavar="N", help="first collector threshold (see above)")
     parser.add_argument("--overhead", type=int, metavar="N", help="time N runs without analysis (see above)")
     parser.add_argument("--recognizers", action="store_true", help="time each recognizer (see above)")
+    parser.add_argument("--policy", type=Path, help="scrub policy file (default: the bundled one)")
     args = parser.parse_args(argv)
     meta = generate(args.size_mb, args.seed)
     if args.recognizers:
@@ -213,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{meta['path']}: everything but the analysis, fastest of {args.overhead}: {wall:.3f} s "
               f"(CPU {cpu:.3f} s)")
         return 0
-    result = profile(meta["path"], args.gc == "default", args.gc_young)
+    result = profile(meta["path"], args.gc == "default", args.gc_young, args.policy)
     print(f"{meta['path']}: {result['spans']} spans in {result['total']:.2f} s "
           f"({result['spans'] / result['total']:.0f} spans/s), collector {args.gc}")
     for phase in ("NER", "Presidio recognizers", "masking for NER", "plans", "learning", "applying",
@@ -222,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  collector, in the phases above: {result['run collections']:.0f} collections in the run, "
           f"{result['run collector']:.2f} s; after the run {result['after collections']:.0f}, "
           f"{result['after collector']:.2f} s")
+    print(f"  NER ran {result['NER sentences']:.0f} sentences ({result['NER characters']:.0f} characters); "
+          f"{result['texts read again']:.0f} texts were read again as written")
     return 0
 
 

@@ -185,9 +185,7 @@ class Analyzer:
     def analyze_without_ner(self, text: str) -> list[Detection]:
         """Detections of every recognizer but NER (the text is tokenised, no model runs): for short texts
         in the shape of a name in code, such as object keys, where NER finds nothing and costs most."""
-        doc = self.nlp_engine.nlp[LANGUAGE].make_doc(text)
-        artifacts = LazyArtifacts([], doc, self.nlp_engine, LANGUAGE, None)
-        return self._finish(text, self._presidio(text, artifacts))
+        return self._finish(text, self._presidio(text, self.nlp_engine.tokens_only(text, LANGUAGE)))
 
     def analyze_batch(self, texts: list[str]) -> Iterator[tuple[str, list[Detection]]]:
         """(text, detections) for short texts, NER run through `nlp.pipe` batches."""

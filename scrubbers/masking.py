@@ -26,6 +26,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 from itertools import count
+from operator import itemgetter
 from typing import NamedTuple
 
 import regex
@@ -35,6 +36,7 @@ _NAME_WORDS = ("John", "Smith", "Miller")
 _FIXED = {"EMAIL_ADDRESS": "name@example.com", "STREET_ADDRESS": "1 Main Street"}
 _NON_SPACE = regex.compile(r"\S+")
 _SHAPE = regex.compile(r"[\p{L}\p{N}]")
+_masked_start = itemgetter(0)
 
 
 def stand_in(value: str, entity: str) -> str:
@@ -60,25 +62,27 @@ class Masked(NamedTuple):
 
     text: str
     """The text NER reads."""
-    masked_starts: list[int]
-    """Where each stand-in starts in `text`, in order."""
     spans: list[tuple[int, int, int, int]]
-    """(start, end) of each stand-in in `text`, then (start, end) of the value it replaces."""
+    """(start, end) of each stand-in in `text`, then (start, end) of the value it replaces, in order."""
 
     def inside(self, start: int, end: int) -> bool:
         """Whether [start, end) of `text` lies inside one stand-in."""
-        index = bisect_right(self.masked_starts, start) - 1
+        index = self._last_from(start)
         return index >= 0 and end <= self.spans[index][1]
 
     def original(self, start: int, end: int) -> tuple[int, int] | None:
         """[start, end) of `text` as a span of the text as written; None when it touches a stand-in."""
-        index = bisect_right(self.masked_starts, start) - 1
+        index = self._last_from(start)
         if index >= 0 and self.spans[index][1] > start:
             return None  # starts inside a stand-in
         if index + 1 < len(self.spans) and self.spans[index + 1][0] < end:
             return None  # reaches into the next one
         shift = self.spans[index][3] - self.spans[index][1] if index >= 0 else 0
         return start + shift, end + shift
+
+    def _last_from(self, position: int) -> int:
+        """The last stand-in starting at or before `position` in `text` (-1: none does)."""
+        return bisect_right(self.spans, position, key=_masked_start) - 1
 
 
 def mask(text: str, found: Iterable[tuple[int, int, str]]) -> Masked:
@@ -90,16 +94,15 @@ def mask(text: str, found: Iterable[tuple[int, int, str]]) -> Masked:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end, entity])
-    pieces, starts, spans = [], [], []
+    pieces, spans = [], []
     position = length = 0
     for start, end, entity in merged:
         pieces.append(text[position:start])
         length += start - position
         replacement = stand_in(text[start:end], entity)
         pieces.append(replacement)
-        starts.append(length)
         spans.append((length, length + len(replacement), start, end))
         length += len(replacement)
         position = end
     pieces.append(text[position:])
-    return Masked("".join(pieces), starts, spans)
+    return Masked("".join(pieces), spans)

@@ -68,9 +68,9 @@ class NerOnlySpacyEngine(SpacyNlpEngine):
             yield text, self._doc_to_nlp_artifact(doc, language)
 
     def _doc_to_nlp_artifact(self, doc: Doc, language: str) -> NlpArtifacts:
-        entities, scores = self._get_updated_entities(
-            self._get_entities(doc), self._get_scores_for_entities(doc))
-        return LazyArtifacts(entities, doc, self, language, scores)
+        artifacts = LazyArtifacts([], doc, self, language, None)
+        self.with_entities(artifacts)
+        return artifacts
 
     def tokens_only(self, text: str, language: str) -> LazyArtifacts:
         """Artifacts of `text` tokenised, with no entities yet (`with_entities` adds NER's)."""
@@ -79,9 +79,8 @@ class NerOnlySpacyEngine(SpacyNlpEngine):
     def with_entities(self, artifacts: LazyArtifacts) -> None:
         """Reads NER's entities off the artifacts' document (its `ents`, set since) into them."""
         doc = artifacts.tokens
-        artifacts.entities, scores = self._get_updated_entities(
+        artifacts.entities, artifacts.scores = self._get_updated_entities(
             self._get_entities(doc), self._get_scores_for_entities(doc))
-        artifacts.scores = scores if scores else [0.85] * len(artifacts.entities)
 
 
 class LazyArtifacts(NlpArtifacts):

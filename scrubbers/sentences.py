@@ -94,13 +94,9 @@ class SentenceEntities:
             chunk = texts[start:start + _TEXTS_AT_ONCE]
             cuts, keyed, _ = self._run(nlp, chunk, batch_size)
             for text, pieces, items in zip(chunk, cuts, keyed):
-                spans: list[tuple[int, int, str]] = []
-                for piece, (key, _) in zip(pieces, items):
-                    hit = self._found.get(key)
-                    if hit is None:  # evicted since (a batch larger than the budget): run this text whole
-                        spans = [(e.start_char, e.end_char, e.label_) for e in nlp(text).ents]
-                        break
-                    spans.extend((piece.start + s, piece.start + e, label) for s, e, label in hit[1])
+                spans = self._spans(pieces, [key for key, _ in items])
+                if spans is None:
+                    spans = [(entity.start_char, entity.end_char, entity.label_) for entity in nlp(text).ents]
                 found.append(spans)
         return found
 
@@ -129,16 +125,26 @@ class SentenceEntities:
         return cuts, keyed, whole
 
     def _document(self, nlp: Any, text: str, pieces: list[Sentence], keys: list[bytes]) -> Any:
+        found = self._spans(pieces, keys)
+        if found is None:
+            return nlp(text)
         doc = nlp.make_doc(text)
+        spans = []
+        for start, end, label in found:
+            span = doc.char_span(start, end, label=label)
+            if span is None:  # not on the text's tokens: run this text whole
+                return nlp(text)
+            spans.append(span)
+        doc.ents = spans
+        return doc
+
+    def _spans(self, pieces: list[Sentence], keys: list[bytes]) -> list[tuple[int, int, str]] | None:
+        """The entities of a text's sentences at their places in it; None when one of the sentences was
+        forgotten since it ran (a batch larger than the budget): the text is then run whole."""
         spans = []
         for piece, key in zip(pieces, keys):
             found = self._found.get(key)
-            if found is None:  # evicted since (a batch larger than the budget): run this text whole
-                return nlp(text)
-            for start, end, label in found[1]:
-                span = doc.char_span(piece.start + start, piece.start + end, label=label)
-                if span is None:  # not on the text's tokens: run this text whole
-                    return nlp(text)
-                spans.append(span)
-        doc.ents = spans
-        return doc
+            if found is None:
+                return None
+            spans.extend((piece.start + start, piece.start + end, label) for start, end, label in found[1])
+        return spans
