@@ -11,13 +11,15 @@ REMOVED = [
     ("ask elena vasquez about it", "ask <PERSON_1> about it"),
     ("gregory hallman's pto request", "<PERSON_1>'s pto request"),
     ("cc szabina gelencsér and ivan petrov", "cc <PERSON_1> and <PERSON_2>"),
+    # "greg" is a common word, so the pair rule alone does not take it; NER reads it as a person and the
+    # name lists agree, which is enough (issue 36: what the model finds is kept unless a reason says no)
+    ("greg hallman", "<PERSON_1>"),
 ]
 KEPT = [
     "push it to the git repo",
     ":param str name: the employee's name",
     "use django with redis and run spark jobs",
     "kubectl rollout status deployment/payments-api",
-    "greg hallman",  # "greg" is a common English word: a lower-case "greg" is a name only after a cue
 ]
 
 

@@ -13,6 +13,11 @@ the product reads the derived file (about 1 MB, loaded in a fraction of a second
 - `english`: lower-case English words of Zipf frequency >= `COMMON_ZIPF`, or >= `ENGLISH_ZIPF` when
   they are not also a name in a country's top `NAME_RANK` (wordfreq counts "McAllister" as a word): a
   word NER tags as a person but that is a common word is not taken alone;
+- `words`: every lower-case word of Zipf frequency >= `WORD_ZIPF`, names or not ("billing", "rose",
+  "justin"): how common a word is as a word, which the lone-name rules weigh against the name lists;
+- `big_places`: countries, US states and cities of `BIG_CITY`+ people ("Vienna", "Athens"): a place first
+  even where it is also a surname; a smaller place that is a name ("Murphy", "Davis") is a name unless
+  the words around it name a place;
 - `countries`: country names (never a person when taken alone);
 - `places`: countries, cities of 15,000+ people (geonames) and IATA airport codes: a detection that is
   only a place stays unless the policy asks for strict geographic redaction.
@@ -29,6 +34,8 @@ RANK = 2000
 NAME_RANK = 5000  # a name this high in some country is not counted as an English word below COMMON_ZIPF
 ENGLISH_ZIPF = 3.0
 COMMON_ZIPF = 4.0  # a name this frequent as an English word, and not among a country's top 100, is ambiguous
+BIG_CITY = 250_000
+WORD_ZIPF = 3.0  # `words`: a word this frequent is a word first, wherever it stands in lower case
 VERY_COMMON_ZIPF = 5.5  # this frequent: ambiguous whatever its rank ("Will", "May", "Long")
 OUT = Path(__file__).resolve().parent.parent / "scrubbers" / "recognizers" / "data" / "lexicon.json.gz"
 _WORD = re.compile(r"^[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*$")
@@ -78,7 +85,13 @@ def main() -> None:
     places |= set(airportsdata.load("IATA"))
     lexicon = {key: sorted(value) for key, value in sections.items()}
     lexicon["english"] = sorted(english)
+    lexicon["words"] = sorted(w for w in top_n_list("en", 60_000)
+                              if w.isalpha() and zipf_frequency(w, "en") >= WORD_ZIPF)
     lexicon["places"] = sorted(places)
+    lexicon["big_places"] = sorted({c["name"] for c in cache.get_countries().values()}
+                                   | {s["name"] for s in cache.get_us_states().values()}
+                                   | {c["name"] for c in cache.get_cities().values()
+                                      if c.get("population", 0) >= BIG_CITY})
     lexicon["countries"] = sorted(c["name"] for c in cache.get_countries().values())
     OUT.parent.mkdir(parents=True, exist_ok=True)
     with gzip.GzipFile(OUT, "wb", mtime=0) as out:  # mtime 0: the same inputs give the same bytes

@@ -8,7 +8,9 @@ break: each line of an address is its own span).
 - the lines that follow it when they hold a postal code or a town ("17066 Rovaniemi", "H-7317 ...",
   "61-668 Kołobrzeg", "Madrid, 02857", "S6 7LJ", "1317 YB");
 - a postal code before an all-capitals town on its own ("53650 LAPPEENRANTA");
-- East Asian addresses: a run of Han/Hangul/kana with an administrative unit and a number.
+- East Asian addresses: a run of Han/Hangul/kana with an administrative unit and a number;
+- street lines without a street word, address blocks, military post and post boxes
+  (`address_blocks.py`); a house number or flat written before a street line ("1987 74 Diakou Street").
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from functools import lru_cache
 
 import regex
 
+from scrubbers.recognizers.address_blocks import following, mail_spans, street_spans
 from scrubbers.recognizers.base import OneEntityRecognizer
 from scrubbers.recognizers.lexicon import lexicon
 
@@ -100,6 +103,8 @@ _ADDRESS_CUE = regex.compile(
     r"(?=[ \t]*(?:[(\n;\"<]|$|(?<=[\p{L}]{4}|\d)\.(?:[ \t]|$)|,?[ \t]+(?i:within|by|before|until|on|for|"
     r"from|and|or|but|via|today|tomorrow|asap|please|thanks)\b))")
 _DIGIT = regex.compile(r"\d")
+# A house number or a flat written before the street ("1987 74 Diakou Street", "Apt. 675 62314 Mellemvej 32").
+_LEAD = regex.compile(r"(?<![\w.,:$€£/-])(?:(?i:apt|suite|unit|flat)\.?[ \t]*\d{1,5}[ \t]+)?\d{1,6}[ \t]+$")
 _LATIN_WORDS = regex.compile(r"[ \t]+[a-z]{2,}\b.*", regex.DOTALL)
 
 
@@ -152,8 +157,12 @@ class InternationalAddressRecognizer(OneEntityRecognizer):
             for m in _street_of(text).finditer(text):
                 if not any(ch.isdigit() for ch in m.group()):
                     continue
-                yield m.start(), m.end(), 0.8
+                lead = _LEAD.search(text, text.rfind("\n", 0, m.start()) + 1, m.start())
+                yield (lead.start() if lead else m.start()), m.end(), 0.8
                 yield from self._following(text, m.end())
+                yield from following(text, m.end())
+            yield from street_spans(text)
+            yield from mail_spans(text)
             for m in _POSTAL_CAPS_TOWN.finditer(text):
                 yield m.start(), m.end(), 0.7
             yield from self._after_cue(text)
@@ -178,6 +187,7 @@ class InternationalAddressRecognizer(OneEntityRecognizer):
                 parts.pop()
             end = m.start("addr") + len(",".join(parts).rstrip(" \t.,"))
             yield m.start("addr"), end, 0.75
+            yield from following(text, end)
 
     def _following(self, text: str, pos: int) -> Iterator[tuple[int, int, float]]:
         """Up to three lines (or comma parts) after a street line that read as postal code / town."""

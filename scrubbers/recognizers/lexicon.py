@@ -19,8 +19,12 @@ class Lexicon(NamedTuple):
     """Names that are also common words ("Will", "Hope", "Show"): a name only with a cue."""
     english: frozenset[str]
     """Lower-case English words of Zipf frequency >= 3."""
+    words: frozenset[str]
+    """Lower-case English words of Zipf frequency >= 3, names or not ("billing", "rose", "justin")."""
     places: frozenset[str]
     """Countries, cities of 15,000+ people, US states, IATA airport codes."""
+    big_places: frozenset[str]
+    """Countries, US states and cities of 250,000+ people: a place first, even where also a surname."""
     countries: frozenset[str]
     """Country names: a place, even when some people bear the name ("France", "Brazil")."""
     first_lower: frozenset[str]
@@ -35,6 +39,10 @@ class Lexicon(NamedTuple):
     def is_any_name(self, word: str) -> bool:
         return word in self.first or word in self.last or word in self.ambiguous
 
+    def is_frequent_word(self, word: str) -> bool:
+        """A word of English text at least as often as about once in a million words, names or not."""
+        return word.lower() in self.words
+
     def is_word(self, word: str) -> bool:
         """A common English word (in any case)."""
         return word.lower() in self.english
@@ -46,7 +54,8 @@ def lexicon() -> Lexicon:
     data = json.loads(gzip.decompress(raw))
     first = frozenset(data["first"])
     return Lexicon(first=first, last=frozenset(data["last"]), ambiguous=frozenset(data["ambiguous"]),
-                   english=frozenset(data["english"]), places=frozenset(data["places"]),
-                   countries=frozenset(data["countries"]),
+                   english=frozenset(data["english"]),
+                   words=frozenset(data["words"]), places=frozenset(data["places"]),
+                   big_places=frozenset(data["big_places"]), countries=frozenset(data["countries"]),
                    first_lower=frozenset(name.lower() for name in first),
                    last_lower=frozenset(name.lower() for name in data["last"]))

@@ -34,12 +34,14 @@ _PARTICLES = frozenset("""van von der den de del della dei di da das dos du la l
 _NAME_WORD = (r"\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]{2,})?(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*"
               r"(?:-\p{Lu}[\p{Ll}\p{M}]+)*")
 _INITIAL = r"\p{Lu}\.?"
+# an initial with its full stop, tried first: as a one-letter name word "D" would end "Faina D. Yefremova"
+_DOTTED_INITIAL = r"\p{Lu}\.(?=[ \t])"
 # A vocative or sign-off name may also be one word of a script without case ("विशाल,", "Thanks, 翼!").
 _ANY_WORD = rf"(?:{_NAME_WORD}|{_CASELESS})"
 _PARTICLE = r"(?:" + "|".join(sorted(_PARTICLES, key=len, reverse=True)) + r")"
 _SEQ = regex.compile(
-    rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?:{_NAME_WORD})(?:[ \t](?:{_PARTICLE}[ \t])*(?:{_NAME_WORD}|"
-    rf"{_INITIAL}))"
+    rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?:{_NAME_WORD})(?:[ \t](?:{_PARTICLE}[ \t])*(?:{_DOTTED_INITIAL}|"
+    rf"{_NAME_WORD}|{_INITIAL}))"
     rf"{{1,5}}(?![\p{{L}}\p{{M}}\p{{N}}_@/\\-])"
 )
 _TOKEN = regex.compile(r"[^\s]+")

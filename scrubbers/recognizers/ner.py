@@ -14,6 +14,7 @@ from presidio_analyzer import RecognizerResult
 from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
 from scrubbers.recognizers.lexicon import Lexicon, lexicon
+from scrubbers.recognizers.lone_names import reads_as_place
 
 _WORD = regex.compile(r"[\p{L}\p{M}][\p{L}\p{M}'’.-]*")
 _LIST_HEAD = regex.compile(r"(?:^|\n)[ \t]*(?:[-*•>]|\d{1,3}[.)])?[ \t]*$")
@@ -48,13 +49,15 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
         if not words or span in self.not_names:
             return False
         if any(lex.is_name(w) and w not in self.not_names for w in words) and not _DIGIT.search(span):
-            return not (not self.places_are_names and span in lex.places)
+            return self.places_are_names or not reads_as_place(text, start, end, lex)
         if _DIGIT.search(span) or (not self.places_are_names and span in lex.places):
             return False
         following = text[end:end + 2]
         if len(words) == 1:
             word = words[0]
-            if word[0].islower() or (word.isupper() and len(word) <= 3):  # "json", "LH", "KE"
+            if word[0].islower():  # "json", "output": a name typed in lower case is on the name lists
+                return self._lower_name(word)
+            if word.isupper() and len(word) <= 3:  # "LH", "KE"
                 return False
             if following.startswith(":") and _LIST_HEAD.search(text[:start]):
                 return False  # a label heading a line: "Namespace: default"
@@ -63,11 +66,20 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             if word in lex.ambiguous and _LIST_HEAD.search(text[:start]) and not following.startswith(","):
                 return False  # "Show pods in ..." heading a list item
             return True
-        if all(w[0].islower() for w in words):
-            return False
+        if all(w[0].islower() for w in words):  # "kevin smith", "rick astley"; "max retries" is no one
+            return any(self._lower_name(w) for w in words) and not any(
+                lex.is_word(w) and not self._lower_name(w) for w in words)
         ambiguous = sum(w in lex.ambiguous for w in words)
         plain = sum((lex.is_word(w) or w in self.not_names) and w not in lex.ambiguous for w in words)
         return not (ambiguous <= 1 and ambiguous + plain == len(words))
+
+
+    def _lower_name(self, word: str) -> bool:
+        """A lower-case word NER calls a person that is a name on the lists and not a common word."""
+        lex = self.lexicon
+        cased = word.capitalize()
+        return (cased in lex.first or cased in lex.last) \
+            and cased not in self.not_names
 
 
 def _lines_of(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -80,6 +92,8 @@ def _lines_of(text: str, start: int, end: int) -> list[tuple[int, int]]:
             piece_start += 1
         while piece_end > piece_start and not (text[piece_end - 1].isalnum() or text[piece_end - 1] == "."):
             piece_end -= 1
+        if text.endswith(("'s", "’s"), piece_start, piece_end) and piece_end - piece_start > 3:
+            piece_end -= 2  # a possessive stays: "<PERSON_1>'s request"
         if piece_end > piece_start:
             pieces.append((piece_start, piece_end))
         pos += len(part) + 1

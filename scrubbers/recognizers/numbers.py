@@ -6,7 +6,8 @@
 - **IBANs** in any case and grouping ("gb42nawi…"), checked by their mod-97 digits.
 - **Phones**: E.164 numbers ("+358 40 123 4567") anywhere, validated by `phonenumbers`; national
   numbers of the policy's regions when written as phones (a leading 0 or "(", "0494 92 82 32",
-  "(37) 788-063") or after a phone word ("call me at ...").
+  "(37) 788-063") or after a phone word ("call me at ...", "not answering at ...", "messages to ...") or
+  before a label ("781 1704 office", "3660170548-Fax"), with an extension ("x0135", "ext. 55").
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ _IBAN = regex.compile(r"(?<![\w])(?P<iban>[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|
 _IPV4 = regex.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _PHONE_CUE = regex.compile(
     r"(?i:\b(?:call|phone|tel|telephone|mobile|cell|cellphone|whatsapp|sms|text|fax|ring|reach|contact|"
-    r"handy|telefon|téléphone|teléfono|telefone|portable|móvil)\b)")
+    r"handy|telefon|téléphone|teléfono|telefone|portable|móvil|answering|answers|messages?|texts?|sms|"
+    r"voicemail|registered|desk|landline)\b)")
+# A contact line names its number after it: "781 1704 office", "3660170548-Fax", "082 490 1693 (mobile)".
+_LABEL_AFTER = regex.compile(r"[ \t]*[-–(]?[ \t]*(?i:office|fax|mobile|mob|home|work|cell|desk|direct|tel|"
+                             r"phone|landline|whatsapp)\b")
 # "my number is ...", "your mobile no: ...": a possessive, an optional phone word, then "number" right
 # before the value (not "case number", "order number": those are not the speaker's own number).
 _NUMBER_CUE = regex.compile(
@@ -43,7 +48,10 @@ _NUMBER_CUE = regex.compile(
 # A closing line ("Kind regards"), after which a signature block's bare number is a phone.
 _CLOSING = regex.compile(r"(?i)\b(?:regards|best|cheers|thanks|thank\s+you|sincerely|yours|"
                          r"take\s+care)\b[ \t,.!]*$")
-_PHONE = regex.compile(r"(?<![\w+.-])(?P<phone>\(?(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)(?![\w-]|\.\d)")
+# the number may run into its label ("(37) 788-063-Office") or extension ("x0135"), not into other words
+_PHONE = regex.compile(r"(?<![\w+.-])(?P<phone>\(?(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)"
+                       r"(?!(?!(?i:x\d|ext\b))\w|\.\d|-(?!(?i:office|fax|mobile|home|work|cell|desk)\b))")
+_EXTENSION = regex.compile(r"[ \t]*(?i:x|ext\.?|extension)[ \t]*\d{1,6}(?!\w)")
 # Unix times from 2000 to 2040, in seconds to nanoseconds: trace timestamps are digit runs too.
 _EPOCH_RANGES = [(946_684_800 * 10 ** e, 2_208_988_800 * 10 ** e) for e in (3, 6, 9)]
 
@@ -116,6 +124,8 @@ class InternationalValueRecognizer(OwnRecognizer):
                 continue
             start = m.start("phone") + (len(m.group("phone")) - len(m.group("phone").lstrip(" \t")))
             end = start + len(raw)
+            extension = _EXTENSION.match(text, end)  # "(898)666-3621x0135", "... ext. 55": the line's digits
+            end = extension.end() if extension else end
             international = raw.lstrip("(")
             if international.startswith(("+", "00")):
                 if international.startswith("00"):
@@ -126,7 +136,7 @@ class InternationalValueRecognizer(OwnRecognizer):
                 continue
             if digits < 7:
                 continue
-            cued = bool(_PHONE_CUE.search(text, max(0, start - 25), start))
+            cued = bool(_PHONE_CUE.search(text, max(0, start - 25), start) or _LABEL_AFTER.match(text, end))
             shaped = raw.startswith(("0", "(")) and any(not ch.isdigit() for ch in raw.strip("()"))
             # after a phone word 7-15 digits are enough; a bare "0..." or "(..." must be valid somewhere
             if cued or (shaped and self._valid_somewhere(raw)):

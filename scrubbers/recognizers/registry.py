@@ -10,6 +10,7 @@ from scrubbers.policy import ScrubPolicy
 from scrubbers.recognizers.addresses import InternationalAddressRecognizer
 from scrubbers.recognizers.base import OneEntityRecognizer
 from scrubbers.recognizers.lexicon import lexicon
+from scrubbers.recognizers.lone_names import LoneNameRecognizer, reads_as_place
 from scrubbers.recognizers.names import NameRecognizer
 from scrubbers.recognizers.ner import FilteredSpacyRecognizer
 from scrubbers.recognizers.numbers import InternationalValueRecognizer
@@ -31,6 +32,8 @@ def build_recognizers(policy: ScrubPolicy) -> list[EntityRecognizer]:
         if settings.name_gazetteer:
             roles = [*settings.person_roles, *settings.domain_person_roles]
             found.append(NameRecognizer(not_names, settings.strict_places, roles))
+        if settings.lone_names:
+            found.append(LoneNameRecognizer(not_names, settings.strict_places))
     if wanted & {"CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER"}:
         found.append(InternationalValueRecognizer(
             regions=settings.phone_regions, cards_after_cue=settings.card_after_cue_digits,
@@ -63,7 +66,7 @@ class Refiner:
             if d.entity == "PERSON":
                 d = d._replace(start=_name_start_in_url(text, d.start, d.end))
             for s, e in split_at_line_breaks(text, d.start, d.end):
-                if d.entity == "PERSON" and not self.strict_places and self._only_a_place(text[s:e]):
+                if d.entity == "PERSON" and not self.strict_places and self._only_a_place(text, s, e):
                     continue
                 if d.entity == "PERSON" and self._a_brand_or_venue(text[s:e]):
                     continue
@@ -89,13 +92,18 @@ class Refiner:
             return False
         return all(w in self.brands or (lex.is_word(w) and not lex.is_name(w)) for w in words)
 
-    def _only_a_place(self, surface: str) -> bool:
+    def _only_a_place(self, text: str, start: int, end: int) -> bool:
         """A place name NER or a cue pattern took for a person ("from San Francisco"); a place that is
-        also a given name ("Charlotte", "Paris") stays a person."""
+        also a name stays a person unless a place word or a region stands by it."""
+        surface = text[start:end]
         lex = self.lexicon
         surface = surface.strip(" .,")
-        return surface in lex.countries or (
-            surface in lex.places and not (surface in lex.first or surface in lex.ambiguous))
+        if surface in lex.countries:
+            return True
+        if surface not in lex.places:
+            return False
+        # a place that is also a name ("Murphy", "Davis") is a place only where one is named: "in Davis"
+        return not lex.is_any_name(surface) or reads_as_place(text, start, end, lex)
 
 
 def split_at_line_breaks(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -12,6 +12,9 @@ class RecognizerSettings(BaseModel):
 
     name_gazetteer: bool = True
     """Find names by the name lists and their place in the text (greetings, sign-offs, lists, scripts)."""
+    lone_names: bool = True
+    """Find a name standing alone with no cue: a capitalised word on the name lists, weighed by how common
+    it is as an English word and where it stands, and lists of names (`recognizers/lone_names.py`)."""
     ner_person_filter: bool = True
     """Drop NER person spans that are common words, labels, places or hold digits (never a known name)."""
     strict_places: bool = False

@@ -1,0 +1,1 @@
+"""Labelled text for measuring the scrubber: read by tests and benchmarks alike (neither imports the other)."""

@@ -1,0 +1,196 @@
+"""A name standing alone, with no cue word: told by the name lists, how common the word is in English,
+its capitals and where it stands.
+
+NER misses many single names in text it was not trained on ("Tomomi is from ...", "Marrero and Murphy
+were ...", "Poor Jimmy xD"), and a cue word ("Thanks,", "my colleague") is often not there. What is
+left to go on generalises across writers:
+
+- **A clean name**: a capitalised word on the name lists of names-dataset (a country's top 2,000) that
+  is not a common English word (wordfreq): "Tomomi", "Marrero", "Kaylee". Anywhere, sentence starts too.
+- **A name that is also a common word** ("Mark", "Justin", "Rachel": names whose frequency as words
+  comes from people bearing them, the lexicon's `first`/`last` that `english` also holds): only inside
+  a sentence, where a capital means a name; at a sentence start ("Mark the request done") it stays.
+- **A place that is also a name** ("Davis", "Charlotte"): only where no place cue stands before it
+  ("in", "from", "near", ...) and no region follows (", CA").
+- **A list of names**: three or more capitalised items joined by commas and "and", most of them on the
+  name lists: every item is a name ("They had 6: Gaetane, Hannah, Derek and Anna").
+
+Words the policy allows (`allow_terms`, `not_names`) never count; ambiguous names ("Will", "May",
+"Hope") need a cue (`names.py`, `cues.py`). All-capital words are acronyms more often than names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+
+from scrubbers.recognizers.base import OneEntityRecognizer
+from scrubbers.recognizers.lexicon import Lexicon, lexicon
+from scrubbers.recognizers.names import _INTERJECTIONS
+
+ENTITY = "PERSON"
+_SCORE = 0.6
+_LIST_SCORE = 0.65
+# A capitalised word (any cased alphabet), with inner apostrophes and hyphenated parts, standing alone:
+# not glued to a path, an address, a handle's "@" or an identifier's "_" / "." / "-".
+_WORD = regex.compile(
+    r"(?<![\p{L}\p{M}\p{N}_@/\\.#$-])(?P<word>\p{Lu}[\p{Ll}\p{M}]+(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)*"
+    r"(?:-\p{Lu}[\p{Ll}\p{M}]+)*)(?![\p{L}\p{M}\p{N}_@/\\-]|\.[\p{L}\p{N}])")
+# a lower-case word or an all-capital one (four letters or more) standing alone in prose, not in code
+_OTHER_CASE = regex.compile(
+    r"(?<![\p{L}\p{M}\p{N}_@/\\.#$:=<-])(?P<word>\p{Ll}{3,}|\p{Lu}{4,})"
+    r"(?![\p{L}\p{M}\p{N}_@/\\(=>-]|\.[\p{L}\p{N}]|[ \t]*[=:(])")
+# weekday and month short forms are given names too ("Jan", "Sun"), but a calendar word first
+_CALENDAR = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov "
+                      "Dec".split())
+# a verb a person is the subject of, right after the word: "Scott is", "Jacob lives", "Gary said"
+_SUBJECT_VERB = regex.compile(r"(?:['’]s[ \t]+\p{Ll}+[ \t]+)?[ \t]+(?:is|was|has|had|lives|lived|says|said|"
+                              r"told|asked|wrote|works|worked|loves|hates|thinks|wants|knows)\b")
+_CAPITALISED_RUN_BEFORE = regex.compile(r"(?:\p{Lu}[\p{Ll}\p{M}]+[ \t]){1,2}$")
+_CAPITALISED_RUN_AFTER = regex.compile(r"(?:[ \t]\p{Lu}[\p{Ll}\p{M}]+){1,2}")
+_ARTICLE_BEFORE = regex.compile(r"(?i:\b(?:the|a|an)[ \t]+)$")
+_NEXT_WORD = regex.compile(r"[ \t]+(\p{Lu}[\p{Ll}\p{M}]+)\b")
+_CAPITALISED = regex.compile(r"\p{Lu}[\p{Ll}\p{M}]+")
+# where a sentence starts: the text's start, a line's start, or after an end mark, a colon or a quote
+_SENTENCE_START = regex.compile(r"(?:^|[.!?:;\"“”(\[>*•-]|\n)[ \t\"'“‘(\[]*$")
+# words before a place ("from Davis", "in Charlotte") and a region after one ("Davis, CA")
+_PLACE_BEFORE = regex.compile(r"(?i:\b(?:in|at|from|near|to|into|of|via|around|outside|across|toward|"
+                              r"towards|visit|visiting|downtown|flight|flights|city|town|country|location|"
+                              r"destination|origin|region|state|hometown|based)[ \t]*[:=]?[ \t]*)$")
+_PLACE_LABEL_BEFORE = regex.compile(r"(?i:\b(?:city|town|country|location|destination|origin|region|"
+                                    r"hometown|office|based[ \t]+in)[ \t]*[:=][ \t]*)$")
+_REGION_AFTER = regex.compile(r"^,?[ \t]+(?:\p{Lu}{2}\b|\p{Lu}\p{Ll}+(?:[ \t]\p{Lu}\p{Ll}+)?[ \t]*(?:,|$|\n))")
+# a list: items of one to three capitalised words joined by ", " / " and " / " & "
+_ITEM = r"\p{Lu}[\p{Ll}\p{M}'’-]+(?:[ \t]\p{Lu}[\p{Ll}\p{M}'’.-]*){0,2}"
+_LIST = regex.compile(
+    rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?:{_ITEM})(?:[ \t]*,[ \t]*(?:{_ITEM})){{1,}}"
+    rf"(?:,?[ \t]+(?:and|&|or)[ \t]+(?:{_ITEM}))?")
+_ITEM_SPLIT = regex.compile(r"[ \t]*,[ \t]*(?:(?:and|&|or)[ \t]+)?|,?[ \t]+(?:and|&|or)[ \t]+")
+_PAIR = regex.compile(rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?P<a>{_ITEM})[ \t]+(?:and|&)[ \t]+(?P<b>{_ITEM})"
+                      rf"(?![\p{{L}}\p{{M}}\p{{N}}_@-])")
+
+
+def reads_as_place(text: str, start: int, end: int, lex: Lexicon) -> bool:
+    """Is text[start:end] a place here: a country, or a place of the lexicon with a place word before it
+    ("from Davis") or a region after it ("Davis, CA")? A place that is also a name is a name elsewhere."""
+    surface = text[start:end]
+    popular_name = surface in lex.first and lex.is_word(surface)  # frequent as a word for being a name
+    if surface in lex.countries or (surface in lex.big_places and not popular_name):
+        return True  # "Vienna", "Athens"; "Charlotte", "Austin" are as often a popular given name
+    if _PLACE_LABEL_BEFORE.search(text, max(0, start - 24), start):
+        return True  # "City: Seville", "destination = Leeds": a place whatever the lists say
+    if surface not in lex.places:
+        return _in_place_name(text, start, end, lex)  # "São Paulo", "Santa Clara"
+    return bool(_PLACE_BEFORE.search(text, max(0, start - 20), start) or _REGION_AFTER.match(text[end:end + 40]))
+
+
+def _in_place_name(text: str, start: int, end: int, lex: Lexicon) -> bool:
+    """Is the word at [start, end) part of a place name of two or three capitalised words?"""
+    before = _CAPITALISED_RUN_BEFORE.search(text, max(0, start - 40), start)
+    after = _CAPITALISED_RUN_AFTER.match(text, end)
+    words = [*(before.group().split() if before else []), text[start:end],
+             *(after.group().split() if after else [])]
+    at = len(before.group().split()) if before else 0
+    for size in (2, 3):
+        for first in range(max(0, at - size + 1), min(at, len(words) - size) + 1):
+            if " ".join(words[first:first + size]) in lex.places:
+                return True
+    return False
+
+
+class LoneNameRecognizer(OneEntityRecognizer):
+    """PERSON: single names and lists of names with no cue (see the module docstring)."""
+
+    ENTITY = ENTITY
+    NAME = "lone names"
+
+    def __init__(self, not_names: list[str] = (), places_are_names: bool = False) -> None:
+        self.lexicon: Lexicon = lexicon()
+        self.not_names = frozenset(not_names)
+        self.places_are_names = places_are_names
+        super().__init__()
+
+    def spans(self, text: str) -> Iterator[tuple[int, int, float]]:
+        if " " not in text.strip():
+            return  # one word with no sentence around it (a JSON value): its key decides, not the lists
+        for match in _WORD.finditer(text):
+            if self.alone_is_name(text, match.start("word"), match.end("word")):
+                yield match.start("word"), match.end("word"), _SCORE
+        for match in _OTHER_CASE.finditer(text):
+            word = match.group("word")
+            cased = word.capitalize()
+            if self._other_case_name(word) \
+                    and cased not in self.not_names and word not in self.not_names \
+                    and not reads_as_place(text[:match.start()] + cased, match.start(), match.end(), self.lexicon):
+                yield match.start("word"), match.end("word"), _SCORE
+        if "," in text or " and " in text or "&" in text:
+            yield from self._lists(text)
+
+    def alone_is_name(self, text: str, start: int, end: int) -> bool:
+        """Is the capitalised word text[start:end], with no cue around it, a person's name?"""
+        word = text[start:end]
+        lex = self.lexicon
+        if word in self.not_names or word in _CALENDAR or not (word in lex.first or word in lex.last):
+            return False
+        at_start = _SENTENCE_START.search(text, max(0, start - 4), start) is not None
+        if _ARTICLE_BEFORE.search(text, max(0, start - 6), start):
+            return False  # "The Plaza Hotel", "the Watcher": an article makes it a thing or a title
+        if self._title_follows(text, end):
+            return False  # "Forklift Operator", "Kaylee Street": part of a longer title or name of a thing
+        if lex.is_word(word) and (at_start or self._in_title(text, start, end)) and not (
+                _SUBJECT_VERB.match(text, end)):
+            return False  # "Mark the request as done", "Happy Rose Day"; but "Scott is from Leeds"
+        return self.places_are_names or not reads_as_place(text, start, end, lex)
+
+    def _other_case_name(self, word: str) -> bool:
+        """A lower-case or all-capital word that is a name: a given name of four letters or more (short
+        ones are slang and short forms: "dem", "vid"), not a frequent word ("billing", "trending")."""
+        lex, cased = self.lexicon, word.capitalize()
+        if len(word) < (4 if word.islower() else 5) or lex.is_frequent_word(word) or cased in lex.ambiguous:
+            return False  # all capitals: "IBAN", "HTTP", "JSON" are acronyms
+        return cased in lex.first if word.islower() else (cased in lex.first or cased in lex.last)
+
+    def _title_follows(self, text: str, end: int) -> bool:
+        """Does a capitalised common word (not a name) follow the word ("Forklift Operator")?"""
+        after = _NEXT_WORD.match(text, end)
+        if not after:
+            return False
+        lex, following = self.lexicon, after.group(1)
+        return lex.is_word(following) and not lex.is_name(following) and following not in lex.ambiguous
+
+    def _in_title(self, text: str, start: int, end: int) -> bool:
+        """Is a capitalised common word next to the word: a title or a heading, where every word has a
+        capital ("Good Day Sunshine")?"""
+        before = _CAPITALISED.findall(text[max(0, start - 20):start].rsplit(None, 1)[-1:][0]
+                                      if text[max(0, start - 20):start].split() else "")
+        after = text[end:end + 20].split()
+        neighbours = [*(before[-1:]), *(after[:1])]
+        lex = self.lexicon
+        return any(_CAPITALISED.fullmatch(w.strip(".,!?;:")) and lex.is_word(w.strip(".,!?;:"))
+                   and not lex.is_name(w.strip(".,!?;:")) for w in neighbours)
+
+    def _lists(self, text: str) -> Iterator[tuple[int, int, float]]:
+        lex = self.lexicon
+        for match in [*_LIST.finditer(text), *_PAIR.finditer(text)]:
+            items, pos = [], match.start()
+            for part in _ITEM_SPLIT.split(match.group()):
+                at = text.index(part, pos)
+                items.append((at, at + len(part), part))
+                pos = at + len(part)
+            words = [item[2].split() for item in items]
+            named = sum(any((lex.is_name(w) or w in lex.ambiguous) and w not in _INTERJECTIONS for w in ws)
+                        for ws in words)
+            if len(items) == 2 and "," in match.group():
+                continue  # "Hi, Maria" is a greeting, "Maria, Jonas" too few to call a list
+            if len(items) < 2 or named * 2 <= len(items) or (len(items) == 2 and named < 2):
+                continue  # most items must be names: "Sales, Marketing and Finance" is no list of people
+            for (start, end, item), ws in zip(items, words):
+                if item in self.not_names or any(
+                        w in self.not_names or w in _CALENDAR or w in _INTERJECTIONS for w in ws):
+                    continue
+                if not self.places_are_names and (item in lex.places or item in lex.countries):
+                    continue
+                if all(lex.is_word(w) and not lex.is_name(w) and w not in lex.ambiguous for w in ws):
+                    continue  # a common word among names ("Anna, Mark and Sales")
+                yield start, end, _LIST_SCORE
