@@ -213,8 +213,9 @@ def test_a_second_run_waits_then_refuses_and_a_dead_runs_leftovers_are_removed(t
     git(repo.root, "worktree", "add", "--quiet", "-b", "promote/dead", str(leftover), "main")
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
+    tip = git(repo.root, "rev-parse", "main")  # the commit the dead run left its branch on
     lock.write_text(f'{{"pid": {dead.pid}, "host": "{os.uname().nodename}", "worktree": "{leftover}", '
-                    '"branch": "promote/dead", "kept": false}')
+                    f'"branch": "promote/dead", "tip": "{tip}", "kept": false}}')
     result = open_pull_request([DRAFT], repo.root, PrOptions())
     assert result.commit and not leftover.exists() and repo.branches() == ["main", BRANCH]
     assert repo.worktrees() == [str(repo.root)] and not lock.exists()
@@ -313,7 +314,8 @@ def test_compiled_artifacts_are_regenerated_and_committed_with_the_case(tmp_path
 
 def test_a_base_whose_artifacts_are_stale_is_refused(tmp_path, monkeypatch) -> None:
     repo = make_eval_repo(tmp_path, monkeypatch, compiled=True)
-    stale = sorted(path for path in (repo.root / "evals" / "compiled").rglob("*") if path.is_file())[0]
+    stale = sorted(path for path in (repo.root / "evals" / "compiled").rglob("*")
+                   if path.is_file() and path.name != ".promote-compile.json")[0]  # not the manifest
     stale.write_text(stale.read_text() + "\n")
     git(repo.root, "commit", "--quiet", "-am", "hand edit of a compiled artifact")
     before = repo.state()

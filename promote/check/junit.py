@@ -7,10 +7,13 @@ Cases not paired get one skipped `pairing` test; the gates get a `gates` suite o
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from pathlib import Path
 
 from promote.check.report import CheckReport
+from promote.errors import PromoteError
 from promote.fsutil import atomic_write_bytes
 
 
@@ -44,6 +47,27 @@ def junit_xml(report: CheckReport) -> bytes:
 def write_junit(report: CheckReport, path: Path) -> None:
     """Write the JUnit XML atomically."""
     atomic_write_bytes(path, junit_xml(report))
+
+
+def refuse_junit_over_inputs(path: Path, inputs: Iterable[str | Path]) -> None:
+    """The report must not replace what it reports on: a `--junit` path that is (or links to, or is a
+    hard link of) a case or trace file is bad input, refused before anything runs."""
+    target = _identity(Path(path))
+    if target is None:
+        return
+    for given in inputs:
+        if _identity(Path(given)) == target:
+            raise PromoteError("--junit names one of the inputs (a case or trace file, or a link to one)",
+                               where=str(path), hint="write the JUnit report to a new file")
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file a path reaches, None when there is none yet."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _suite(root: ET.Element, name: str, **attributes: str) -> ET.Element:

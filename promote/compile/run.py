@@ -4,8 +4,9 @@ The one place compile touches the disk. Backends are pure; this module loads the
 only: a draft is not compiled until it is reviewed, a retired case's artifacts become orphans), the
 suite policy and the repo's entity catalog, runs every selected target of `targets.TARGETS`, and
 compares what they produce with what the output folder holds: `in-sync`, `out-of-sync` (stale),
-`missing`, or `orphaned` (a file in a target's folder that no case produces any more). Writing makes
-the folder exactly the compiled set; `check=True` writes nothing.
+`missing`, or `orphaned` (a file compile wrote that no case produces any more). Writing makes the
+files compile owns exactly the compiled set, and never touches another (`output_folder`: a manifest of
+what compile wrote, no write or removal through a symlink); `check=True` writes nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from promote.case.model import Case, Entity
 from promote.case.problems import errors
 from promote.case.store import load_case
 from promote.case.validate import find_case_files, validate_case
+from promote.compile import output_folder
 from promote.compile.artifacts import Artifact, CompileUnit, CompileWarning, resolve_entities
 from promote.compile.policy import LoadedPolicy, find_policy, load_suite_policy
 from promote.compile.targets import TARGETS, Target, backend_metrics, target_names
@@ -51,6 +53,8 @@ class CompileReport:
     """Case id -> the targets it was compiled to."""
     skipped: list[tuple[str, str]] = field(default_factory=list)
     """(case file, why) of cases not compiled."""
+    kept: list[str] = field(default_factory=list)
+    """Files in a target's folder that compile did not write: the user's, left as they are."""
 
     @property
     def stale(self) -> list[LogLine]:
@@ -80,6 +84,7 @@ def compile_paths(
     further than the case (a judge model, another team's runner); `pii_scan=False` skips that scan.
     """
     out_dir = Path(out_dir)
+    output_folder.refuse_unusable(out_dir)
     selected = [target for target in TARGETS if target.name in (targets or target_names())]
     files = [path for path in find_case_files(paths) if not _inside(path, out_dir)]
     if not files:
@@ -89,8 +94,15 @@ def compile_paths(
     loaded = load_suite_policy(policy_file, backend_metrics())
     report = CompileReport(policy=loaded.path, check=check)
     units = _load_units(files, report, pii_scan)
+    for target in selected:  # every path is checked before the first write
+        output_folder.guard(out_dir, target.name)
+    written = output_folder.read_manifest(out_dir)
+    owned = set(written)
     for target in selected:
-        _run_target(target, units, loaded, out_dir, report)
+        produced = _run_target(target, units, loaded, out_dir, report, written)
+        owned = {path for path in owned if not path.startswith(f"{target.name}/")} | produced
+    if not check and (owned or written):
+        output_folder.write_manifest(out_dir, owned)
     return report
 
 
@@ -136,8 +148,11 @@ def _catalog_entities(start: Path) -> list[Entity]:
 
 
 def _run_target(
-    target: Target, units: list[CompileUnit], loaded: LoadedPolicy, out_dir: Path, report: CompileReport
-) -> None:
+    target: Target, units: list[CompileUnit], loaded: LoadedPolicy, out_dir: Path, report: CompileReport,
+    written: set[str],
+) -> set[str]:
+    """Write (or check) one target's artifacts and remove the ones compile wrote that are no longer
+    produced; the paths it produces. `written`: what the manifest says compile wrote before."""
     routed = [unit for unit in units if target.select(unit.case, loaded.policy, target.name)]
     output = target.compile(routed, loaded.policy) if routed else None
     artifacts = output.artifacts if output else []
@@ -149,19 +164,20 @@ def _run_target(
     if len(produced) != len(artifacts):
         raise PromoteError(f"target {target.name} produced one artifact path twice", hint="report this")
     for artifact in artifacts:
+        output_folder.guard(out_dir, artifact.path)
+    for artifact in artifacts:
         result = _sync(artifact, out_dir, report.check)
         report.lines.append(LogLine(target.name, target.label, artifact.path, result))
-    folder = out_dir / target.name
-    orphans = sorted(path for path in folder.rglob("*") if path.is_file()) if folder.is_dir() else []
-    for path in orphans:
-        relative = path.relative_to(out_dir).as_posix()
-        if relative in produced:
+    present = output_folder.files_under(out_dir, target.name)
+    for relative in sorted(path for path in written if path.startswith(f"{target.name}/")):
+        if relative in produced or relative not in present:
             continue
         if not report.check:
-            path.unlink()
-            _prune_empty(path.parent, out_dir)
+            output_folder.remove_written(out_dir, relative)
         result = "orphaned" if report.check else "removed"
         report.lines.append(LogLine(target.name, target.label, relative, result))
+    report.kept += [path for path in present if path not in produced and path not in written]
+    return produced
 
 
 def _sync(artifact: Artifact, out_dir: Path, check: bool) -> Result:
@@ -180,12 +196,6 @@ def _sync(artifact: Artifact, out_dir: Path, check: bool) -> Result:
     return "written"
 
 
-def _prune_empty(folder: Path, stop: Path) -> None:
-    while folder != stop and folder.is_dir() and not any(folder.iterdir()):
-        folder.rmdir()
-        folder = folder.parent
-
-
 def render_log(report: CompileReport) -> str:
     """The compile log: one line per artifact (target, artifact, result), then warnings and a summary."""
     width = max([len(line.label) for line in report.lines] + [len("Target")])
@@ -195,6 +205,7 @@ def render_log(report: CompileReport) -> str:
     for case_id, names in sorted(report.routed.items()):
         lines.append(f"{case_id}: {len(names)} target(s): {', '.join(names)}")
     lines += [f"skipped {path}: {why}" for path, why in report.skipped]
+    lines += [f"kept {path}: not written by promote compile" for path in report.kept]
     lines += [f"warning: {warning.target}: {warning}" for warning in report.warnings]
     counts: dict[str, int] = {}
     for line in report.lines:

@@ -9,12 +9,14 @@ needs them fails with a message instead of hanging.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Sequence
 
 from promote.errors import PromoteError
+from promote.repo.branch_names import branch_name_problem, branch_ref
 
 # Set by git for hooks and by some IDEs; inherited, they would make every call below act on another repo.
 _RELOCATING = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX",
@@ -103,10 +105,12 @@ class Git:
         return done.stdout.strip() or None if done.returncode == 0 else None
 
     def branch_exists(self, name: str) -> bool:
-        return self.commit_of(f"refs/heads/{name}") is not None
+        return self.commit_of(branch_ref(name)) is not None
 
     def valid_branch_name(self, name: str) -> bool:
-        return self.ok("check-ref-format", "--branch", name)
+        """git's rules on the name as written; `check-ref-format` without `--branch`, which would
+        expand `@{-1}` into another branch's name (see `branch_names`)."""
+        return branch_name_problem(name) is None and self.ok("check-ref-format", branch_ref(name))
 
     def remote_url(self, remote: str = "origin") -> str | None:
         done = self.run("remote", "get-url", remote, check=False)
@@ -139,8 +143,17 @@ class Git:
             shutil.rmtree(path, ignore_errors=True)
         self.run("worktree", "prune", check=False)
 
-    def delete_branch(self, name: str) -> None:
-        self.run("branch", "-D", "--quiet", name, check=False)
+    def worktree_paths(self) -> list[Path]:
+        """Every worktree of the repository, the main one first (`git worktree list`)."""
+        listed = self.out("worktree", "list", "--porcelain", "-z").split("\0")
+        return [Path(line.split(" ", 1)[1]) for line in listed if line.startswith("worktree ")]
+
+    def delete_branch(self, name: str, tip: str) -> bool:
+        """Delete branch `name` only while it still points at `tip` (the commit this tool left it on):
+        a name that is not a plain branch name, or a branch that moved, is left alone. True if deleted."""
+        if branch_name_problem(name) is not None or not re.fullmatch(r"[0-9a-f]{40,64}", tip or ""):
+            return False
+        return self.ok("update-ref", "-d", branch_ref(name), tip)
 
 
 def _absolute(cwd: Path, path: str) -> Path:

@@ -17,10 +17,12 @@ from typing import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from promote.confined import refuse_symlinks
 from promote.errors import PromoteError
 from promote.case.model import Provenance, Review
 from promote.case.store import load_case, save_case
 from promote.repo import forge, pr_compile
+from promote.repo.branch_names import branch_name_problem
 from promote.repo.eval_repo import EvalRepo
 from promote.repo.git import Git, GitError
 from promote.repo.pr_body import CaseForReview, pr_body, pr_title
@@ -28,6 +30,7 @@ from promote.repo.pr_gates import PlannedCase, plan_cases, read_sources, scrubbe
 from promote.repo.workspace import RunLock, Workspace, interrupts_unwind
 
 REMOTE = "origin"
+_LINK_HINT = "the eval repo commits that symlink: replace it with the folder or file it points to"
 BRANCH_PREFIX = "promote/"
 
 
@@ -90,6 +93,8 @@ def open_pull_request(
     (exit 1) when a gate refused a case, with every reason in `.problems`.
     """
     options = options or PrOptions()
+    if options.branch is not None:  # before any git call: git would expand @{-1} (see branch_names)
+        _refuse_bad_branch_name(options.branch)
     if options.open:
         options = options.model_copy(update={"push": True})
     sources = read_sources([Path(case) for case in cases])
@@ -104,9 +109,10 @@ def open_pull_request(
             if options.branch:
                 _refuse_taken_branch(repo, options.branch)
             worktree = workspace.open(base_commit)
-            plan = plan_cases(sources, worktree.cwd, known_values=options.known_values)
             eval_repo = EvalRepo.find(worktree.cwd)
             cases_dir = eval_repo.cases_dir.relative_to(eval_repo.root)
+            refuse_symlinks(worktree.cwd, cases_dir, what="the cases folder", hint=_LINK_HINT)
+            plan = plan_cases(sources, worktree.cwd, known_values=options.known_values)
             pr_compile.check_base(worktree.cwd, cases_dir)
             branch = options.branch or default_branch(plan)
             _refuse_taken_branch(repo, branch)
@@ -118,6 +124,7 @@ def open_pull_request(
             if options.dry_run:
                 return result
             result.commit = _commit_staged(worktree, result.commit_message)
+            workspace.moved_to(result.commit)
             result.files = worktree.files_in_commit(result.commit)
             if options.push:
                 _push(repo, branch)
@@ -155,9 +162,18 @@ def _base_commit(repo: Git, base: str) -> str:
     return commit
 
 
+def _refuse_bad_branch_name(branch: str) -> None:
+    problem = branch_name_problem(branch)
+    if problem is not None:
+        raise PromoteError(f"--branch is not a valid branch name: {problem}",
+                           hint="pass a plain branch name, e.g. promote/my-case")
+
+
 def _refuse_taken_branch(repo: Git, branch: str) -> None:
+    _refuse_bad_branch_name(branch)
     if not repo.valid_branch_name(branch):
-        raise PromoteError(f"{branch!r} is not a valid branch name", hint="pass another --branch")
+        raise PromoteError("--branch is not a valid branch name (git refuses it)",
+                           hint="pass another --branch")
     if repo.branch_exists(branch) or repo.commit_of(f"refs/remotes/{REMOTE}/{branch}"):
         raise PromoteError(f"branch {branch} already exists", where=str(repo.cwd),
                            hint="pass --branch NAME, or delete the old branch if it was merged")
@@ -216,6 +232,8 @@ def _stage(worktree: Git, plan: Sequence[PlannedCase], cases_dir: Path) -> list[
     """Place each case byte for byte (comments, layout and header as the user saved them), regenerate
     the compiled artifacts where the repo keeps them, stage it all; the staged paths."""
     for item in plan:
+        refuse_symlinks(worktree.cwd, item.target, what=f"the case file {item.target.as_posix()}",
+                        hint=_LINK_HINT)
         target = worktree.cwd / item.target
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(item.data)

@@ -11,14 +11,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from promote.confined import refuse_symlinks
 from promote.errors import PromoteError
 
 COMPILED_DIRS = (Path("evals/compiled"),)
 
 
 def compiled_dir(worktree: Path) -> Path | None:
-    """The folder (relative to the root) where the eval repo keeps compiled artifacts, if it does."""
-    return next((folder for folder in COMPILED_DIRS if (worktree / folder).is_dir()), None)
+    """The folder (relative to the root) where the eval repo keeps compiled artifacts, if it does; one
+    reached through a symlink is refused (compiling there would write outside the repo)."""
+    found = next((folder for folder in COMPILED_DIRS if (worktree / folder).is_dir()), None)
+    if found is not None:
+        refuse_symlinks(worktree, found, what="the compiled folder",
+                        hint="the eval repo commits that symlink: replace it with the folder it points to")
+    return found
 
 
 def check_base(worktree: Path, cases_dir: Path) -> None:

@@ -5,7 +5,9 @@ made in a temp folder, detached on the base commit, and the branch is created th
 away when the run ends, whether it succeeded, failed or was interrupted (SIGINT, SIGTERM); so does a
 branch the run made, unless it is the run's result. A lock file in the repository's git dir makes a
 second run wait briefly, then refuse; a lock left by a run that was killed outright (SIGKILL) is
-recognised by its dead pid, and what that run left behind is removed by the next one.
+recognised by its dead pid, and what that run left behind is removed by the next one, but only what
+the tool itself made: a registered worktree of this repository named `promote-pr-*` (never the main
+one), and a branch still on the commit the lock recorded. A lock naming anything else removes nothing.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from pathlib import Path
 from typing import Iterator
 
 from promote.errors import PromoteError
+from promote.repo.branch_names import branch_ref
 from promote.repo.git import Git
 
 LOCK_NAME = "promote-pr.lock"
+WORKTREE_PREFIX = "promote-pr-"
 LOCK_POLL_S = 0.1
 
 
@@ -127,14 +131,27 @@ class RunLock:
         return data if isinstance(data, dict) else None
 
     def _recover(self, holder: dict) -> None:
-        """Remove what a killed run left: its worktree, and its branch unless that was its result."""
+        """Remove what a killed run left: its worktree, and its branch unless that was its result.
+
+        The lock is a file anyone can write: what it names is checked against what the tool makes
+        before anything is removed (see the module docstring)."""
         worktree = holder.get("worktree")
         if isinstance(worktree, str) and worktree:
-            self.repo.remove_worktree(Path(worktree))
-        branch = holder.get("branch")
-        if isinstance(branch, str) and branch and not holder.get("kept"):
-            self.repo.delete_branch(branch)
+            self._remove_own_worktree(Path(worktree))
+        self.repo.run("worktree", "prune", check=False)
+        branch, tip = holder.get("branch"), holder.get("tip")
+        if isinstance(branch, str) and isinstance(tip, str) and not holder.get("kept"):
+            self.repo.delete_branch(branch, tip)
         self.path.unlink(missing_ok=True)
+
+    def _remove_own_worktree(self, path: Path) -> None:
+        if not path.is_absolute() or not path.name.startswith(WORKTREE_PREFIX):
+            return
+        registered = [found.resolve() for found in self.repo.worktree_paths()]
+        if path.resolve() in registered[1:]:  # the first is the main worktree: never
+            self.repo.remove_worktree(path)
+        elif path.is_dir() and not path.is_symlink() and not any(path.iterdir()):
+            path.rmdir()  # made by mkdtemp, killed before git filled it
 
 
 def _alive(holder: dict) -> bool:
@@ -170,16 +187,24 @@ class Workspace:
 
     def open(self, commit: str) -> Git:
         """A worktree on `commit`, detached, in a fresh temp folder."""
-        self.path = Path(tempfile.mkdtemp(prefix="promote-pr-"))
+        self.path = Path(tempfile.mkdtemp(prefix=WORKTREE_PREFIX))
         self.lock.note(worktree=str(self.path))
         self.git = self.repo.add_detached_worktree(self.path, commit)
         return self.git
 
     def create_branch(self, name: str) -> None:
+        """Branch `name` (checked by `branch_names`) on the worktree's commit; it does not exist yet."""
         assert self.git is not None
-        self.lock.note(branch=name, kept=False)
+        tip = self.git.head()
+        self.lock.note(branch=name, tip=tip, kept=False)
         self.branch = name
-        self.git.run("switch", "--quiet", "-c", name)
+        # update-ref with an empty old value creates the ref only if it does not exist yet
+        self.git.run("update-ref", branch_ref(name), tip or "", "")
+        self.git.run("symbolic-ref", "HEAD", branch_ref(name))
+
+    def moved_to(self, commit: str) -> None:
+        """The branch now points at `commit` (the run committed): that is the tip it may delete."""
+        self.lock.note(tip=commit)
 
     def keep_branch(self) -> None:
         """The branch is now the run's result (committed, or pushed when asked): keep it."""
@@ -188,9 +213,10 @@ class Workspace:
 
     def close(self) -> None:
         with shielded():
+            tip = self.git.head() if self.git is not None and self.branch is not None else None
             if self.path is not None:
                 self.repo.remove_worktree(self.path)
                 self.path = None
-            if self.branch is not None and not self.kept:
-                self.repo.delete_branch(self.branch)
+            if self.branch is not None and not self.kept and tip is not None:
+                self.repo.delete_branch(self.branch, tip)
             self.lock.release()
