@@ -7,10 +7,9 @@ of them. Regexes are compiled here, so a pattern that does not compile is a sche
 
 from __future__ import annotations
 
-import re
-
 from pydantic import Field, field_validator, model_validator
 
+from promote.case.patterns import pattern_problem
 from promote.models import EditableModel as _Model
 
 
@@ -50,11 +49,10 @@ class ReplyChecks(_Model):
     @field_validator("matches", "not_matches")
     @classmethod
     def _compiles(cls, patterns: list[str]) -> list[str]:
-        for pattern in patterns:
-            try:
-                re.compile(pattern, re.DOTALL)
-            except re.error as exc:
-                raise ValueError(f"regular expression {pattern!r} does not compile: {exc}") from None
+        for index, pattern in enumerate(patterns):
+            problem = pattern_problem(pattern)
+            if problem is not None:  # the message never quotes the pattern: it may hold a value
+                raise ValueError(f"item {index}: {problem}")
         return patterns
 
 

@@ -8,7 +8,6 @@ on assignment (`EditableModel`): an edit that breaks the schema fails where it i
 from __future__ import annotations
 
 import math
-import re
 from datetime import datetime
 from typing import Any, Literal
 
@@ -18,6 +17,7 @@ from pydantic_core import core_schema
 
 from promote.case.checks import ReplyChecks, ToolResultCheck
 from promote.case.ids import ID_PATTERN
+from promote.case.patterns import pattern_problem
 from promote.models import EditableModel as _Model
 
 FORMAT = "portable-v1"
@@ -85,11 +85,8 @@ class ArgRule(_Model):
             present = getattr(self, name) is not None
             if present != (self.kind == kind):
                 raise ValueError(f"a {self.kind} rule {'needs' if not present else 'has no'} {name}")
-        if self.kind == "regex":
-            try:
-                re.compile(self.pattern or "")
-            except re.error as exc:
-                raise ValueError(f"regex:{self.pattern} is not a valid regular expression ({exc})") from None
+        if self.kind == "regex" and (problem := pattern_problem(self.pattern or "")) is not None:
+            raise ValueError(f"regex rule: {problem}")
         if self.kind == "tolerance" and not (math.isfinite(self.tolerance or 0)
                                              and (self.tolerance or 0) >= 0):
             raise ValueError("a tolerance is a number of at least 0")

@@ -53,7 +53,8 @@ def iter_case_strings(node: Any, location: tuple[Any, ...] = ()) -> Iterator[tup
 
 
 def _allowed(tree: Any):
-    synthetic = (tree.get("tenant") or {}).get("data") == "synthetic"
+    tenant = tree.get("tenant")  # any YAML: a schema error is reported, not a crash here
+    synthetic = isinstance(tenant, dict) and tenant.get("data") == "synthetic"
 
     def allow(path: str, entity_type: str, matched: str) -> bool:
         # A synthetic sandbox record's id is the point of an entity, not a leak.

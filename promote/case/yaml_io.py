@@ -28,6 +28,7 @@ from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 from ruamel.yaml.tokens import CommentToken
 
 from promote.case.model import FORMAT, Case
+from promote.case.case_limits import MAX_DEPTH, MAX_INT_DIGITS, read_case_text, refuse_deep_or_huge
 from promote.errors import PromoteError, where
 from scrubbers.yaml_limits import MAX_YAML_BYTES, MAX_YAML_NODES, too_big
 
@@ -51,19 +52,13 @@ def yaml_factory() -> YAML:
 
 
 def load_tree(path: str | Path, text: str | None = None) -> CommentedMap:
-    """Parse a case file into its comment-carrying tree; bad YAML raises PromoteError (file:line)."""
+    """Parse a case file into its comment-carrying tree; bad YAML raises PromoteError (file:line).
+
+    Bounded (`case_limits`): the file is read with a size limit, FIFOs and devices are refused before
+    reading, and nesting depth, integer size and alias expansion are limited before anything walks it."""
     path = Path(path)
     if text is None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise PromoteError("no such file", where=str(path)) from None
-        except UnicodeDecodeError as exc:
-            raise PromoteError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
-        except IsADirectoryError:
-            raise PromoteError("is a folder, not a case file", where=str(path)) from None
-        except OSError as exc:
-            raise PromoteError(f"cannot read: {exc.strerror}", where=str(path)) from None
+        text = read_case_text(path)
     if len(text) > MAX_YAML_BYTES:
         raise PromoteError(f"larger than {MAX_YAML_BYTES >> 20} MiB: not read as a case", where=str(path),
                            hint="a case is a few KB; check the file")
@@ -74,6 +69,13 @@ def load_tree(path: str | Path, text: str | None = None) -> CommentedMap:
         )
     try:
         tree = yaml_factory().load(text)
+    except RecursionError:
+        raise PromoteError(f"nested deeper than {MAX_DEPTH} levels", where=str(path),
+                           hint="a case is a few levels deep; check the file") from None
+    except ValueError as exc:  # int() of a number past Python's digit limit
+        raise PromoteError(f"a number too large to read ({str(exc).split('(')[0].strip()})",
+                           where=str(path), hint=f"numbers in a case have at most {MAX_INT_DIGITS} digits"
+                           ) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -92,6 +94,7 @@ def load_tree(path: str | Path, text: str | None = None) -> CommentedMap:
         raise PromoteError(f"expands to more than {MAX_YAML_NODES:,} values (YAML aliases "
                            "nested into a bomb?)",
                            where=str(path), hint="write the values out instead of aliasing them")
+    refuse_deep_or_huge(tree, path)
     _check_format_version(tree, path)
     return tree
 

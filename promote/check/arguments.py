@@ -5,10 +5,10 @@ bool is not a number either. A regex must match the whole value (as `ArgRule` do
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from promote.case.model import ArgRule
+from promote.case.patterns import MATCH_TIMEOUT_S, PatternTimeout, fullmatch
 from promote.check.evidence import as_text, has_placeholder
 
 
@@ -55,8 +55,11 @@ def mismatch(
         if abs(float(actual) - float(expected)) > (rule.tolerance or 0) + 1e-9:
             return f"{name} is {shown}, more than {rule.tolerance:g} from {as_text(expected)}"
     if rule.kind == "regex":
-        pattern = re.compile(rule.pattern or "", re.DOTALL)
         texts = [as_text(raw[name]), as_text(clean.get(name))]
-        if not any(pattern.fullmatch(text) for text in texts):
+        try:
+            matched = any(fullmatch(rule.pattern or "", text) for text in texts)
+        except PatternTimeout:
+            return f"{name}: the pattern did not finish within {MATCH_TIMEOUT_S:g} s on this value"
+        if not matched:
             return f"{name} is {shown}, which does not match /{rule.pattern}/"
     return None

@@ -7,10 +7,10 @@ texts and patterns and the position of what was found, never the reply's digits.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from promote.case.model import Case
+from promote.case.patterns import MATCH_TIMEOUT_S, PatternTimeout, search
 from promote.check.evaluator import Evaluator, Part, combine
 from promote.check.evidence import NO_REPLY, Evidence, quoted
 from promote.check.luhn import CARD_DIGITS, luhn_numbers
@@ -53,8 +53,13 @@ def _patterns(label: str, field: str, must_match: bool):
         if evidence.turn.final_response is None:
             return _no_reply(label)
         parts: list[Part] = []
-        for pattern in getattr(case.reply, field):
-            found = re.compile(pattern, re.DOTALL).search(evidence.reply_for(pattern) or "")
+        for index, pattern in enumerate(getattr(case.reply, field)):
+            try:
+                found = search(pattern, evidence.reply_for(pattern) or "")
+            except PatternTimeout:
+                parts.append(("inconclusive", f"pattern {index} did not finish within {MATCH_TIMEOUT_S:g} s "
+                                              "(it backtracks without end on this reply)"))
+                continue
             if must_match and found is None:
                 parts.append(("fail", f"the reply matches /{pattern}/ nowhere"))
             elif not must_match and found is not None:
