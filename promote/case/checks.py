@@ -10,6 +10,7 @@ from __future__ import annotations
 from pydantic import Field, field_validator, model_validator
 
 from promote.case.patterns import pattern_problem
+from promote.case.types import Text
 from promote.models import EditableModel as _Model
 
 
@@ -31,14 +32,14 @@ class LuhnRange(_Model):
 class ReplyChecks(_Model):
     """What the agent's reply must and must not carry."""
 
-    contains: list[str] = Field(default_factory=list)
+    contains: list[Text] = Field(default_factory=list)
     """Texts the reply must contain, every one, case-insensitively."""
-    matches: list[str] = Field(default_factory=list)
+    matches: list[Text] = Field(default_factory=list)
     """Regular expressions the reply must match somewhere (DOTALL: `.` matches line breaks); anchor one
     with `^...$` for a full match."""
-    lacks: list[str] = Field(default_factory=list)
+    lacks: list[Text] = Field(default_factory=list)
     """Texts the reply must not contain, none of them, case-insensitively."""
-    not_matches: list[str] = Field(default_factory=list)
+    not_matches: list[Text] = Field(default_factory=list)
     """Regular expressions the reply must match nowhere (DOTALL)."""
     no_payment_card: bool = False
     """True: the reply holds no payment card number (13 to 19 digits, spaces or dashes allowed between
@@ -59,7 +60,7 @@ class ReplyChecks(_Model):
 class ToolResultCheck(_Model):
     """A text the result of a tool must contain."""
 
-    tool: str
+    tool: Text
     """The tool's name."""
-    contains: str = Field(min_length=1)
+    contains: Text
     """Text some result of that tool contains, case-insensitively."""

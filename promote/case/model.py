@@ -18,6 +18,7 @@ from pydantic_core import core_schema
 from promote.case.checks import ReplyChecks, ToolResultCheck
 from promote.case.ids import ID_PATTERN
 from promote.case.patterns import pattern_problem
+from promote.case.types import Amount, Count, Positive, Text, Tolerance
 from promote.models import EditableModel as _Model
 
 FORMAT = "portable-v1"
@@ -29,7 +30,7 @@ ArgRuleKind = Literal["exact", "ignore", "regex", "tolerance", "one_of"]
 class Entity(_Model):
     """An overlay handle the case runs against: never a raw substrate or production id."""
 
-    handle: str
+    handle: Text
     """Overlay handle, e.g. `employees.carryover_edge_ca`; `unresolved.*` in a fresh draft."""
     resolves_to: str | None = None
     """The synthetic sandbox record the handle resolves to, e.g. `E-44213`."""
@@ -44,7 +45,7 @@ class Entity(_Model):
 class Tenant(_Model):
     """Where the case runs."""
 
-    id: str
+    id: Text
     """Tenant id, e.g. `acme-retail-us`."""
     environment: Literal["sandbox", "staging"] = "sandbox"
     """Never production."""
@@ -156,7 +157,7 @@ def parse_arg_rule(text: str) -> dict[str, Any]:
 class ExpectedToolCall(_Model):
     """One expected tool call, with per-argument match rules."""
 
-    name: str
+    name: Text
     """The tool's name."""
     args: dict[str, Any] | None = None
     """Expected arguments; omitted when only the call itself matters."""
@@ -178,7 +179,7 @@ class ExpectedTools(_Model):
 class RetrievalChunk(_Model):
     """A golden retrieval chunk."""
 
-    citation: str
+    citation: Text
     """The citation the chunk is known by, e.g. `PTO-CA-2026 §4.2`."""
     text: str
     """The chunk's text."""
@@ -187,7 +188,7 @@ class RetrievalChunk(_Model):
 class FigureSource(_Model):
     """Where a suggested figure was found in the trace (written by `promote draft`)."""
 
-    tool: str | None = None
+    tool: Text | None = None
     """The tool whose result holds the figure (oracle-checkable)."""
     path: str | None = None
     """JSON path of the figure inside that tool's result, e.g. `$.balances.pto_hours`."""
@@ -198,16 +199,16 @@ class FigureSource(_Model):
 class NumericFigure(_Model):
     """A regulated figure: checked by the oracle of record, never an LLM judge."""
 
-    name: str
+    name: Text
     """Figure name, e.g. `carryover_cap`."""
-    value: float | int
+    value: Amount
     """The value; it must appear in `expected_output` as written."""
-    unit: str | None = None
+    unit: Text | None = None
     """Unit, e.g. `h`, `USD`, `%`, `days`."""
-    oracle: str
+    oracle: Text
     """The calculator of record, e.g. `ukg-accrual-engine` (`unassigned` in a fresh draft)."""
-    tolerance: float | int = 0
-    """Allowed absolute difference."""
+    tolerance: Tolerance = 0
+    """Allowed absolute difference (finite, at least 0)."""
     source: FigureSource | None = None
     """Where the draft found the figure; review aid, not a grader input."""
 
@@ -215,7 +216,7 @@ class NumericFigure(_Model):
 class SafetyRule(_Model):
     """One safety constraint."""
 
-    category: str
+    category: Text
     """Category, e.g. `pii-leak`, `refusal`, `harmful-content`."""
     scope: str | None = None
     """What it covers, e.g. `other-employee records`."""
@@ -233,13 +234,13 @@ class Safety(_Model):
 class Budgets(_Model):
     """What one run of the case may cost at most; drafted from what the trace cost (loosen them)."""
 
-    max_tool_calls: int | None = Field(default=None, ge=0)
+    max_tool_calls: Count | None = None
     """Tool calls in the turn."""
-    max_model_calls: int | None = Field(default=None, ge=0)
+    max_model_calls: Count | None = None
     """Model (LLM) calls in the turn."""
-    max_tokens: int | None = Field(default=None, ge=0)
+    max_tokens: Count | None = None
     """Input plus output tokens over every model call of the turn."""
-    max_duration_ms: float | None = Field(default=None, ge=0)
+    max_duration_ms: Tolerance | None = None
     """Wall time of the turn, in milliseconds."""
 
 
@@ -265,20 +266,20 @@ def budgets_from_legacy(legacy: Any) -> Any:
 class SourceRef(_Model):
     """Where the case lives."""
 
-    repo: str
+    repo: Text
     """The eval repo, e.g. `UKGEPIC/people-agents`."""
-    path: str
+    path: Text
     """Path of the case file in that repo."""
 
 
 class TraceRef(_Model):
     """The production trace a promoted case was built from."""
 
-    trace_id: str
+    trace_id: Text
     """The trace id."""
-    turn: int = 0
+    turn: Count = 0
     """Which invocation (turn) of the trace."""
-    span_ids: list[str] = Field(default_factory=list)
+    span_ids: list[Text] = Field(default_factory=list)
     """The spans the case was built from."""
     service: str | None = None
     """The traced service."""
@@ -293,18 +294,18 @@ class ScrubInfo(_Model):
 
     engine: str = "presidio"
     """Scrub engine."""
-    version: str
+    version: Text
     """presidio-analyzer's version, read at run time."""
-    policy: str
+    policy: Text
     """Policy name and hash, `default@sha256:<hex>`."""
-    replaced: dict[str, int] = Field(default_factory=dict)
+    replaced: dict[str, Count] = Field(default_factory=dict)
     """Counts by entity type; never values."""
 
 
 class Review(_Model):
     """Review state of the case's pull request."""
 
-    pr: int | None = None
+    pr: Positive | None = None
     """Pull request number."""
     state: Literal["draft", "open", "reviewed", "merged", "rejected"] = "draft"
     """Review state."""
@@ -334,7 +335,7 @@ class Case(_Model):
     """Format version."""
     id: str = Field(pattern=ID_PATTERN)
     """`<pillar>.<topic>_<NNN>`; unique in the eval repo; equals the file name's stem."""
-    revision: int = Field(default=1, ge=1)
+    revision: Positive = 1
     """Bumped whenever the case's content changes."""
     status: Literal["draft", "valid", "retired"] = "draft"
     """draft (not yet reviewed) | valid | retired."""
@@ -342,11 +343,11 @@ class Case(_Model):
     """Tier, e.g. `golden`."""
     origin: Literal["trace", "authored"] = "authored"
     """trace (promoted from production) | authored."""
-    title: str
+    title: Text
     """One-line title."""
     agent: str | None = None
     """The agent under test, e.g. `HR Policy Advisor (Google ADK)`."""
-    input: str
+    input: Text
     """The user message."""
     entities: list[Entity] = Field(default_factory=list)
     """Overlay handles, never raw substrate ids."""
@@ -362,7 +363,7 @@ class Case(_Model):
     """The golden reply."""
     numeric: list[NumericFigure] = Field(default_factory=list)
     """Regulated figures."""
-    must_cite: list[str] = Field(default_factory=list)
+    must_cite: list[Text] = Field(default_factory=list)
     """Citations the reply must carry; each is a `retrieval_context` citation."""
     safety: Safety | None = None
     """Safety constraints."""
@@ -372,11 +373,11 @@ class Case(_Model):
     """Deterministic checks on the reply (contains, matches, lacks, not_matches, cards, Luhn numbers)."""
     tool_results: list[ToolResultCheck] = Field(default_factory=list)
     """Texts the results of named tools must contain."""
-    forbidden_tools: list[str] = Field(default_factory=list)
+    forbidden_tools: list[Text] = Field(default_factory=list)
     """Tools the agent must not call."""
     kind: list[Kind] = Field(default_factory=list)
     """Which grader packs apply."""
-    datasets: list[str] = Field(default_factory=list)
+    datasets: list[Text] = Field(default_factory=list)
     """Pinned compositions this case belongs to."""
     metadata: dict[str, Any] = Field(default_factory=dict)
     """Free-form labels (pillar, region, regulated, sensitivity, persona, review notes)."""

@@ -68,23 +68,34 @@ def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
             found.extend(case_files_under(path))
         elif path.exists():
             found.append(path)
+        elif path.is_symlink():
+            raise PromoteError("a symlink to nothing (dangling)", where=str(path),
+                               hint="point it at the case file, or remove it")
         else:
             raise PromoteError("no such file or folder", where=str(path))
     return found
 
 
 def case_files_under(folder: Path | None) -> list[Path]:
-    """Every `*.yaml` / `*.yml` file under `folder` (recursive), sorted; none when it is not a folder."""
+    """Every `*.yaml` / `*.yml` file under `folder` (recursive), sorted; none when it is not a folder.
+    A symlink to nothing is listed too (reading it says so): a case must not vanish in silence."""
     if folder is None or not folder.is_dir():
         return []
-    return sorted(p for p in folder.rglob("*") if p.suffix in {".yaml", ".yml"} and p.is_file())
+    return sorted(p for p in folder.rglob("*") if p.suffix in {".yaml", ".yml"}
+                  and (p.is_file() or (p.is_symlink() and not p.exists())))
 
 
 def validate_paths(
     paths: Iterable[str | Path], *, residual_scan: ResidualScan | None = None
 ) -> ValidationReport:
-    """Validate every case under `paths`; ids must be unique across all of them."""
-    results = [validate_file(path, residual_scan=residual_scan) for path in find_case_files(paths)]
+    """Validate every case under `paths`; ids must be unique across all of them. No case file at all
+    is bad input (a folder with none was most likely the wrong folder)."""
+    paths = list(paths)
+    files = find_case_files(paths)
+    if not files:
+        raise PromoteError("no case file (*.yaml, *.yml) found", where=", ".join(map(str, paths)),
+                           hint="pass case files or the folder holding them")
+    results = [validate_file(path, residual_scan=residual_scan) for path in files]
     _check_unique_ids(results)
     return ValidationReport(files=results)
 
