@@ -18,6 +18,12 @@ from google.adk.evaluation.trajectory_evaluator import TrajectoryEvaluator
 from ragas import EvaluationDataset
 from ragas.metrics import collections as ragas_metrics
 
+from promote.case.store import load_case
+from promote.compile.adk_eval import compile_adk
+from promote.compile.adk_tool_args import METRIC
+from promote.compile.artifacts import CompileUnit, resolve_entities
+from promote.compile.policy import load_suite_policy
+from promote.compile.targets import backend_metrics
 from promote.compile.run import compile_paths
 
 from tests.conftest import GOLDEN_CASES
@@ -68,7 +74,7 @@ def test_the_hero_eval_case_carries_what_the_seed_shows(compiled: Path) -> None:
     assert case.session_input.state == {"as_of": "2026-06-29"}
 
 
-def test_adk_scores_the_expected_trajectory_in_order_and_rejects_a_wrong_argument(compiled: Path) -> None:
+def test_adk_compares_names_in_order_and_leaves_arguments_to_the_custom_metric(compiled: Path) -> None:
     folder = compiled / "adk" / "hr_policy_carryover_golden"
     expected = EvalSet.model_validate_json(next(folder.glob("*.evalset.json")).read_text()).eval_cases[0]
     config = EvalConfig.model_validate_json((folder / "test_config.json").read_text())
@@ -78,30 +84,54 @@ def test_adk_scores_the_expected_trajectory_in_order_and_rejects_a_wrong_argumen
     extra_call["intermediate_data"]["tool_uses"].insert(1, {"name": "get_pto_balance", "args": {}})
     wrong_arg = golden.model_dump()
     wrong_arg["intermediate_data"]["tool_uses"][1]["args"]["jurisdiction"] = "NY"
+    swapped = golden.model_dump()
+    swapped["intermediate_data"]["tool_uses"].reverse()
     scores = [evaluator.evaluate_invocations([Invocation.model_validate(actual)], [golden]).overall_score
-              for actual in (extra_call, wrong_arg)]
-    assert scores == [1.0, 0.0]  # IN_ORDER allows calls in between; args compare as a whole
+              for actual in (extra_call, wrong_arg, swapped)]
+    assert scores == [1.0, 1.0, 0.0]  # IN_ORDER allows calls in between; args are the custom metric's
+    custom = config.custom_metrics[METRIC]
+    assert custom.code_config.name == "promote.compile.adk_tool_args.tool_args"
+    assert config.criteria[METRIC].model_extra["calls"] == {"hr.policy_carryover_004": [
+        {"name": "get_employee_context"},
+        {"name": "search_hr_policy", "args": {"topic": "pto_carryover", "jurisdiction": "CA"},
+         "match": {"topic": "exact", "jurisdiction": "exact"}}]}
 
 
-def test_rules_adk_cannot_express_compile_to_the_nearest_and_warn(tmp_path: Path) -> None:
-    text = HERO.read_text(encoding="utf-8").replace(
-        "match: {topic: exact, jurisdiction: exact}",
-        "match: {topic: 'regex:pto_.*', jurisdiction: [CA, NV]}")
+def _compile_hero(tmp_path: Path, old: str, new: str, policy: Path | None = None):
+    """The ADK compiler's own output (artifacts, warnings, routing notes) for an edited hero case."""
     case = tmp_path / HERO.name
-    case.write_text(text, encoding="utf-8")
-    report = compile_paths([case], tmp_path / "out", targets=["adk"])
-    warnings = [str(w) for w in report.warnings]
-    assert warnings == [
-        "hr.policy_carryover_004: expected_tools.calls[1].match.topic: regex:pto_.* compiled to exact "
-        "'pto_carryover' (ADK compares whole args; promote check applies the rule)",
-        "hr.policy_carryover_004: expected_tools.calls[1].match.jurisdiction: "
-        "one_of:[\"CA\", \"NV\"] compiled to exact 'CA' "
-        "(ADK compares whole args; promote check applies the rule)",
-    ]
-    eval_set = EvalSet.model_validate_json(
-        next((tmp_path / "out" / "adk").glob("*/*.evalset.json")).read_text(encoding="utf-8"))
-    assert eval_set.eval_cases[0].conversation[0].intermediate_data.tool_uses[1].args == {
-        "topic": "pto_carryover", "jurisdiction": "CA"}
+    case.write_text(HERO.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    loaded = load_case(case).case
+    output = compile_adk([CompileUnit(loaded, case, resolve_entities(loaded, []))],
+                         load_suite_policy(policy, backend_metrics()).policy)
+    text = next(artifact.text for artifact in output.artifacts if artifact.path.endswith("test_config.json"))
+    return output, EvalConfig.model_validate_json(text)
+
+
+def test_argument_rules_route_to_the_custom_metric_and_the_log_says_so(tmp_path: Path) -> None:
+    report, config = _compile_hero(tmp_path, "match: {topic: exact, jurisdiction: exact}",
+                                   "match: {topic: 'regex:pto_.*', jurisdiction: [CA, NV]}")
+    assert [str(w) for w in report.warnings] == []
+    assert [str(note) for note in report.notes] == [
+        "hr.policy_carryover_004: expected_tools: tool names and order: ADK trajectory (ignore_args); "
+        "argument rules: ADK custom metric promote_tool_args (the code of promote check's tool-args)"]
+    rules = config.criteria[METRIC].model_extra["calls"]["hr.policy_carryover_004"]
+    assert rules[1]["match"] == {"topic": "regex:pto_.*", "jurisdiction": ["CA", "NV"]}
+
+
+def test_a_placeholder_or_the_policy_routes_argument_rules_to_promote_check(tmp_path: Path) -> None:
+    report, config = _compile_hero(tmp_path, "jurisdiction: CA}", "jurisdiction: CA, manager: <PERSON_1>}")
+    assert METRIC not in config.criteria and not config.custom_metrics
+    assert config.criteria["tool_trajectory_avg_score"].model_dump()["ignore_args"] is True
+    assert [w.field for w in report.warnings] == ["expected_tools"]
+    assert "quote a scrub placeholder" in str(report.warnings[0])
+    assert str(report.notes[0]).endswith("argument rules: promote check (deterministic engine): tool-args")
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(Path("promote/compile/policy.default.yaml").read_text(encoding="utf-8").replace(
+        "  app_names: {}", "  app_names: {}\n  tool_args: checks"), encoding="utf-8")
+    report, config = _compile_hero(tmp_path, "", "", policy)
+    assert METRIC not in config.criteria and report.warnings == []
+    assert str(report.notes[0]).endswith("argument rules: promote check (deterministic engine): tool-args")
 
 
 def test_the_ragas_dataset_loads_into_an_evaluation_dataset(compiled: Path) -> None:

@@ -59,6 +59,9 @@ def test_check_fails_after_an_edit_and_passes_after_recompiling(tmp_path: Path, 
     assert stale == sorted([
         f"{out}/adk/hr_policy_carryover_golden/hr_policy_carryover_golden.evalset.json: out-of-sync "
         "(run promote compile without --check)",
+        # the argument rules travel in the custom metric's criterion
+        f"{out}/adk/hr_policy_carryover_golden/test_config.json: out-of-sync "
+        "(run promote compile without --check)",
         f"{out}/adk/wfm_accruals_golden/test_config.json: orphaned (run promote compile without --check)",
         f"{out}/adk/wfm_accruals_golden/wfm_accruals_golden.evalset.json: orphaned "
         "(run promote compile without --check)",

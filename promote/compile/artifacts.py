@@ -83,6 +83,9 @@ class TargetOutput:
 
     artifacts: list[Artifact] = field(default_factory=list)
     warnings: list[CompileWarning] = field(default_factory=list)
+    notes: list[CompileWarning] = field(default_factory=list)
+    """Where each concern of a case went when a backend could take it or hand it on (e.g. ADK's
+    argument rules: its custom metric, or `promote check`): the compile log's routing lines."""
 
 
 def resolve_entities(case: Case, catalog: list[Entity]) -> tuple[ResolvedEntity, ...]:

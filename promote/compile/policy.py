@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Iterator, Mapping
+from typing import Annotated, Any, Iterator, Literal, Mapping
 
 from pydantic import Field, ValidationError
 
@@ -58,6 +58,10 @@ class AdkOptions(Model):
 
     app_names: dict[str, str] = Field(default_factory=dict)
     """Agent, as a case's `agent` names it → the ADK app name; default: the agent's name as a slug."""
+    tool_args: Literal["adk", "checks"] = "adk"
+    """Where a case's argument rules are scored: `adk`, by the custom metric `promote_tool_args` (the code
+    of `promote check`, so promote must be installed beside google-adk), or `checks`, by `promote check`
+    alone. Tool names and order are ADK's trajectory either way."""
 
 
 class RagasOptions(Model):
