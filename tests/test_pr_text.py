@@ -71,7 +71,7 @@ def test_body_escapes_placeholders_and_lists_what_the_sme_must_confirm() -> None
     assert "- [ ] `PTO-CA-2026 §4.2` must be cited" in body
     assert "- [ ] figure at_risk has no oracle of record yet" in body
     assert "| PERSON | 4 |" in body and "2.2.366" in body
-    assert "- budgets: max_tool_calls 2, max_model_calls 3" in body
+    assert "- budgets: max_tool_calls 3, max_model_calls 5" in body
 
 
 GITHUB_COMPARE = "https://github.com/acme/people-evals/compare/main...promote/a.b_001?expand=1"

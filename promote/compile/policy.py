@@ -88,6 +88,16 @@ class SafetyOptions(Model):
     """Presidio score at which a finding counts."""
 
 
+class BudgetPolicy(Model):
+    """How `promote draft` turns what one run cost into a case's budgets."""
+
+    headroom: float = Field(default=1.5, ge=1)
+    """Each count and the token total of the run seen × headroom, rounded up (1.0: exactly that run)."""
+    max_duration_ms: int | None = Field(default=30000, ge=0)
+    """The duration budget of a drafted case (raised to the run's time × headroom when that run was
+    slower); never one run's exact time. null: drafts leave the duration out."""
+
+
 class SuitePolicy(Model):
     """`evals/policy.yaml`: routing, grader packs, thresholds and the judge model of an eval suite."""
 
@@ -107,6 +117,8 @@ class SuitePolicy(Model):
     """RAGAS settings."""
     safety: SafetyOptions = Field(default_factory=SafetyOptions)
     """Llama Guard 4 and Presidio settings."""
+    budgets: BudgetPolicy = Field(default_factory=BudgetPolicy)
+    """How drafts' budgets are set from the run they were drafted from."""
 
     def route(self, kind: str) -> Route:
         return self.routing[kind]  # type: ignore[index]

@@ -20,6 +20,7 @@ from promote.case.model import (
 from promote.case.problems import Problem
 from promote.case.rules import PLACEHOLDER_RE
 from promote.draft import citations, entities, figures, naming, provenance
+from promote.draft.budgets import budget_policy, draft_budgets
 from promote.errors import PromoteError
 from promote.models import Model as _Model
 from promote.repo.eval_repo import EvalRepo
@@ -120,10 +121,8 @@ def draft_case(
         notes.append(note("entities[0]", f"catalog handle {handle} may fit (shares: {', '.join(shared)})"))
     if turn.started_at is None:
         notes.append(note("params.as_of", "the turn has no start time: set it to the date of record"))
-    budgets = provenance.budgets(turn)
-    if budgets is not None:
-        notes.append(note("budgets",
-                          "the budgets are what this run cost: loosen them to what a run may cost"))
+    budgets, budget_notes = draft_budgets(turn, budget_policy(repo.root))
+    notes += [_as_note(text) for text in budget_notes]
 
     title = naming.title_from_input(turn.user_input) or f"Turn {turn.index} of {agent or 'the agent'}"
     fields: dict[str, Any] = dict(

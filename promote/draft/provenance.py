@@ -1,4 +1,4 @@
-"""Provenance and budget evidence of a draft.
+"""Provenance of a draft (its budgets: `budgets.py`).
 
 Where the case came from, who promoted it, how it was scrubbed.
 """
@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from promote.case.model import Budgets, Provenance, Review, ScrubInfo, TraceRef
+from promote.case.model import Provenance, Review, ScrubInfo, TraceRef
 from promote.errors import PromoteError
 from promote.trace_model import Trace, Turn
 
@@ -73,17 +73,3 @@ def build_provenance(
         scrubbed=ScrubInfo(**scrub.model_dump()),
         review=Review(state="draft"),
     )
-
-
-def budgets(turn: Turn) -> Budgets | None:
-    """What the turn cost, as the draft's budgets (the SME loosens them); unknown figures are left out."""
-    tokens = None
-    if turn.input_tokens is not None or turn.output_tokens is not None:
-        tokens = (turn.input_tokens or 0) + (turn.output_tokens or 0)
-    found = Budgets(
-        max_tool_calls=len(turn.tool_calls),
-        max_model_calls=len(turn.model_calls),
-        max_tokens=tokens,
-        max_duration_ms=round(turn.duration_ms, 3) if turn.duration_ms is not None else None,
-    )
-    return found
