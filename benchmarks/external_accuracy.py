@@ -53,10 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         labels = sorted({label for s, _ in results.values() for label in s["by_label"]})
         print(f"## {name} ({len(records)} texts)\n\n| | " + " | ".join(results) + " |\n|---|"
               + "---|" * len(results))
-        print("| **entity recall** | " + " | ".join(f"**{s['recall']:.3f}**" for s, _ in results.values()) + " |")
+        figures = [s for s, _ in results.values()]
+        print("| **entity recall** | " + " | ".join(f"**{s['recall']:.3f}**" for s in figures) + " |")
         for label in labels:
             print(f"| {label} | " + " | ".join(
-                f"{s['by_label'][label][0]:.3f} ({s['by_label'][label][1]})" for s, _ in results.values()) + " |")
+                f"{s['by_label'][label][0]:.3f} ({s['by_label'][label][1]})" for s in figures) + " |")
         print("| damage | " + " | ".join(f"{s['damage']:.4f}" for s, _ in results.values()) + " |")
         print("| seconds | " + " | ".join(f"{t:.1f}" for _, t in results.values()) + " |\n")
     return 0

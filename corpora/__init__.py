@@ -1,1 +1,2 @@
-"""Labelled text for measuring the scrubber: read by tests and benchmarks alike (neither imports the other)."""
+"""Labelled text for measuring the scrubber, read by tests and benchmarks alike (neither imports the
+other)."""

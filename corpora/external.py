@@ -16,7 +16,8 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
 SETS = ("synth_v2", "wnut17_train", "wnut17_dev")
-_PARTICLES = frozenset("van der den de del della di da du la le von bin al el dos das y e of the jr sr".split())
+_PARTICLES = frozenset(
+    "van der den de del della di da du la le von bin al el dos das y e of the jr sr".split())
 _WORD = re.compile(r"\w+")
 
 

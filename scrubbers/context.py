@@ -98,6 +98,8 @@ class ScrubContext:
         if entity != PERSON:
             return normalised
         tokens = normalised.split()
+        if not tokens:  # a surface of punctuation alone normalises to nothing: no parts to register
+            return normalised
         if len(tokens) == 1:
             fulls = self._name_parts.get(normalised)
             return next(iter(fulls)) if fulls and len(fulls) == 1 else normalised

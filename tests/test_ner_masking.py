@@ -90,12 +90,13 @@ def test_texts_that_differ_only_in_found_values_run_ner_once_and_every_value_is_
 
 def test_a_name_no_other_recognizer_finds_is_left_to_ner_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
     analyzer, nlp = _analyzer_counting(monkeypatch)
-    text = "I spoke with Ozymandias Pennywhistle yesterday about the claim of employee E-71824."
+    text = "I spoke with Zebulon Quaritch yesterday about the claim of employee E-71824."
     others = analyzer.analyze_without_ner(text)  # what the recognizers but NER find: the id, no name
     assert [(text[d.start:d.end], d.entity) for d in others] == [("E-71824", "EMPLOYEE_ID")]
     found = analyzer.analyze(text)
-    assert ("Ozymandias Pennywhistle", "PERSON") in {(text[d.start:d.end], d.entity) for d in found}
-    assert nlp.piped == ["I spoke with Ozymandias Pennywhistle yesterday about the claim of employee X-00000."]
+    assert ("Zebulon Quaritch", "PERSON") in {(text[d.start:d.end], d.entity) for d in found}
+    assert nlp.piped == ["I spoke with Zebulon Quaritch yesterday about the claim of employee "
+                         "X-00000."]
 
 
 def test_the_policy_can_have_ner_read_the_text_as_written(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -44,7 +44,7 @@ _CLAUSE_END = r"(?=[ \t]*(?:[;,.!?:)\]]|$|\n|[ \t]\(|[ \t]+(?:at|on|in|from|to|w
 _REPORTING = (r"said|says|wrote|writes|asked|asks|told|tells|mentioned|mentions|reported|reports|noted|notes|"
               r"confirmed|confirms|suggested|suggests|replied|replies|complained|complains|emailed|called|"
               r"pinged|messaged|texted|explained|explains|added|adds|insists|insisted|thinks|thought|"
-              r"believes")
+              r"believes|lives|lived|died|married|began|begins|listed|shouted|yelled|whispered|replied")
 _AFTER_VERB_BY = (r"(?:reviewed|approved|signed|requested|reported|assigned|submitted|opened|raised|filed|"
                   r"written|authored|created|owned|maintained|escalated|handled|booked|made|sent|placed|"
                   r"paid|authori[sz]ed|initiated|triggered|closed|resolved|updated|edited|merged)")
@@ -103,6 +103,28 @@ _RULES = (
     # "Qarin Shenoy said ..."
     ("said", lambda name: rf"{_EDGE}{name}(?=[ \t]+(?:{_REPORTING})\b)", tuple(_REPORTING.split("|")),
      dict(strong=True, trim_start=True)),
+    # A title before a name: "Ms. Austin", "Dr Quinzia Ferro", "ms. quinzia" is lower case: not here
+    ("honorific",
+     lambda name: rf"(?i:\b(?:mr|mrs|ms|mx|miss|dr|prof|sir|madam|dame)\.?)[ \t]+{_EDGE}{name}",
+     ("mr", "ms", "mx", "miss", "dr", "prof", "sir", "madam", "dame"),
+     dict(strong=True, places_ok=True, ambiguous_ok=True)),
+    # Naming words: "was called Djevad Šušulić", "her maiden name is Key", "a dog named Rex" is a name too
+    ("named",
+     lambda name: r"(?i:\b(?:named|called|nicknamed|aka|(?:maiden|last|first|family|middle|full|sur)[ \t]*"
+                  rf"name[ \t]+(?:is|was)))[ \t]*:?[ \t]+{_EDGE}{name}",
+     ("named", "called", "aka", "name is", "name was"), dict(strong=True, places_ok=True, ambiguous_ok=True)),
+    # Who speech is for: "said Gladys to Logan", "Enrico shouted at Gary:"
+    ("spoken_to",
+     lambda name: r"(?i:\b(?:said|says|shouted|yelled|whispered|replied|cried|screamed|waved|smiled|talked|"
+                  r"spoke|wrote|lied|complained)\b(?:[ \t]+\p{L}+){0,2}[ \t]+(?:to|at))[ \t]+"
+                  rf"{_EDGE}{name}(?=[ \t]*(?:[.!?,:;\"]|$|\n))",
+     ("said", "says", "shouted", "yelled", "whispered", "replied", "cried", "screamed", "waved", "smiled",
+      "talked", "spoke", "wrote", "lied", "complained"),
+     dict(strong=True, places_ok=True, ambiguous_ok=True)),
+    # The speaker after a quote's verb: "said Gladys", "asked Timo"
+    ("speaker", lambda name: rf"(?i:\b(?:said|asked|replied|shouted|whispered))[ \t]+{_EDGE}{name}"
+                             r"(?=[ \t]*(?:[.!?,:;\"]|$|\n|[ \t]+(?:to|at)\b))",
+     ("said", "asked", "replied", "shouted", "whispered"), dict(strong=True, places_ok=True)),
     # "reviewed by Aiden die Bont"
     ("by", lambda name: rf"(?i:\b{_AFTER_VERB_BY}[ \t]+by)[ \t]+{_EDGE}{name}", ("by",), dict(strong=True)),
 )
@@ -179,6 +201,8 @@ class CueNames:
             words = [(w.start() + m.start("name"), w.end() + m.start("name"), w.group())
                      for w in regex.finditer(r"\S+", m.group("name"))]
             # "Yesterday Qarin Shenoy said": a sentence's first word is no part of the name
+            while words and words[0][2].rstrip(".").lower() in _TITLES:
+                words.pop(0)  # "ask Ms. Okonkwo": the title is no name (the honorific rule reads on)
             first = words[0] if words else None
             if trim_start and len(words) > 1 and self._plain(first[2]) and _sentence_start(text, first[0]):
                 words.pop(0)
@@ -208,7 +232,9 @@ class CueNames:
             if not _latin(word):
                 return True
             clean = word in lex.first or word in lex.last
-            unknown = strong and not lex.is_word(word) and word not in lex.places and "-" not in word
+            # "payments-api" is no name; "Okonkwo-Baptiste", every part capitalised, is
+            unknown = strong and not lex.is_word(word) and word not in lex.places and (
+                "-" not in word or all(part[:1].isupper() for part in word.split("-")))
             return clean or unknown or (ambiguous_ok and word in lex.ambiguous)
         after_particle = {b for a, b in zip(words, words[1:]) if a in _PARTICLES}
         named = sum(lex.is_any_name(w) or not _latin(w) or w in after_particle for w in core)
@@ -226,6 +252,7 @@ class CueNames:
 _PARTICLES = frozenset("""van von der den de del della dei di da das dos du la le les ter ten bin binti ibn
     al el y e zu af av die do dello degli""".split())
 _LATIN = regex.compile(r"\p{Latin}")
+_TITLES = frozenset("mr mrs ms mx miss dr prof sir madam dame".split())
 
 
 def _sentence_start(text: str, pos: int) -> bool:

@@ -42,8 +42,8 @@ _OTHER_CASE = regex.compile(
     r"(?<![\p{L}\p{M}\p{N}_@/\\.#$:=<-])(?P<word>\p{Ll}{3,}|\p{Lu}{4,})"
     r"(?![\p{L}\p{M}\p{N}_@/\\(=>-]|\.[\p{L}\p{N}]|[ \t]*[=:(])")
 # weekday and month short forms are given names too ("Jan", "Sun"), but a calendar word first
-_CALENDAR = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov "
-                      "Dec".split())
+_CALENDAR = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun "
+                      "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".split())
 # a verb a person is the subject of, right after the word: "Scott is", "Jacob lives", "Gary said"
 _SUBJECT_VERB = regex.compile(r"(?:['’]s[ \t]+\p{Ll}+[ \t]+)?[ \t]+(?:is|was|has|had|lives|lived|says|said|"
                               r"told|asked|wrote|works|worked|loves|hates|thinks|wants|knows)\b")
@@ -60,12 +60,20 @@ _PLACE_BEFORE = regex.compile(r"(?i:\b(?:in|at|from|near|to|into|of|via|around|o
                               r"destination|origin|region|state|hometown|based)[ \t]*[:=]?[ \t]*)$")
 _PLACE_LABEL_BEFORE = regex.compile(r"(?i:\b(?:city|town|country|location|destination|origin|region|"
                                     r"hometown|office|based[ \t]+in)[ \t]*[:=][ \t]*)$")
-_REGION_AFTER = regex.compile(r"^,?[ \t]+(?:\p{Lu}{2}\b|\p{Lu}\p{Ll}+(?:[ \t]\p{Lu}\p{Ll}+)?[ \t]*(?:,|$|\n))")
+_REGION_AFTER = regex.compile(
+    r"^,?[ \t]+(?:\p{Lu}{2}\b|\p{Lu}\p{Ll}+(?:[ \t]\p{Lu}\p{Ll}+)?[ \t]*(?:,|$|\n))")
 # a list: items of one to three capitalised words joined by ", " / " and " / " & "
 _ITEM = r"\p{Lu}[\p{Ll}\p{M}'’-]+(?:[ \t]\p{Lu}[\p{Ll}\p{M}'’.-]*){0,2}"
 _LIST = regex.compile(
     rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?:{_ITEM})(?:[ \t]*,[ \t]*(?:{_ITEM})){{1,}}"
     rf"(?:,?[ \t]+(?:and|&|or)[ \t]+(?:{_ITEM}))?")
+_LOWER_ITEM = regex.compile(r"\p{Ll}[\p{Ll}\p{M}'’-]+")
+_LOWER_LIST = regex.compile(r"(?<![\p{L}\p{M}\p{N}_@/\\.-])\p{Ll}[\p{Ll}\p{M}'’-]+"
+                            r"(?:[ \t]*,[ \t]*\p{Ll}[\p{Ll}\p{M}'’-]+){1,}"
+                            r",?[ \t]+(?:and|&)[ \t]+\p{Ll}[\p{Ll}\p{M}'’-]+(?![\p{L}\p{M}\p{N}_@-])")
+# a transcript line: a speaker's one word, a colon, then speech of two words or more (or a quote)
+_SPEAKER_LINE = regex.compile(r"(?m)^[ \t>]*(?P<who>\p{Lu}[\p{Ll}\p{M}'’-]+)[ \t]*:[ \t]*"
+                              r"(?=[\"“]|\S+[ \t]+\S+)")
 _ITEM_SPLIT = regex.compile(r"[ \t]*,[ \t]*(?:(?:and|&|or)[ \t]+)?|,?[ \t]+(?:and|&|or)[ \t]+")
 _PAIR = regex.compile(rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?P<a>{_ITEM})[ \t]+(?:and|&)[ \t]+(?P<b>{_ITEM})"
                       rf"(?![\p{{L}}\p{{M}}\p{{N}}_@-])")
@@ -82,7 +90,8 @@ def reads_as_place(text: str, start: int, end: int, lex: Lexicon) -> bool:
         return True  # "City: Seville", "destination = Leeds": a place whatever the lists say
     if surface not in lex.places:
         return _in_place_name(text, start, end, lex)  # "São Paulo", "Santa Clara"
-    return bool(_PLACE_BEFORE.search(text, max(0, start - 20), start) or _REGION_AFTER.match(text[end:end + 40]))
+    return bool(_PLACE_BEFORE.search(text, max(0, start - 20), start)
+                or _REGION_AFTER.match(text[end:end + 40]))
 
 
 def _in_place_name(text: str, start: int, end: int, lex: Lexicon) -> bool:
@@ -122,10 +131,14 @@ class LoneNameRecognizer(OneEntityRecognizer):
             cased = word.capitalize()
             if self._other_case_name(word) \
                     and cased not in self.not_names and word not in self.not_names \
-                    and not reads_as_place(text[:match.start()] + cased, match.start(), match.end(), self.lexicon):
+                    and not reads_as_place(text[:match.start()] + cased, match.start(), match.end(),
+                                           self.lexicon):
                 yield match.start("word"), match.end("word"), _SCORE
         if "," in text or " and " in text or "&" in text:
             yield from self._lists(text)
+            yield from self._lower_lists(text)
+        if text.count(":") >= 2 and "\n" in text:
+            yield from self._speakers(text)
 
     def alone_is_name(self, text: str, start: int, end: int) -> bool:
         """Is the capitalised word text[start:end], with no cue around it, a person's name?"""
@@ -169,6 +182,34 @@ class LoneNameRecognizer(OneEntityRecognizer):
         lex = self.lexicon
         return any(_CAPITALISED.fullmatch(w.strip(".,!?;:")) and lex.is_word(w.strip(".,!?;:"))
                    and not lex.is_name(w.strip(".,!?;:")) for w in neighbours)
+
+    def _lower_lists(self, text: str) -> Iterator[tuple[int, int, float]]:
+        """A list of three or more lower-case single words, most of them given names, in chat: every
+        item that is not a frequent word ("silvana, adam, kristina and caleb")."""
+        lex = self.lexicon
+        for match in _LOWER_LIST.finditer(text):
+            items = [(m.start(), m.end(), m.group()) for m in _LOWER_ITEM.finditer(match.group())]
+            named = sum(w.capitalize() in lex.first for _, _, w in items)
+            if len(items) < 3 or named * 3 < len(items) * 2:
+                continue
+            for start, end, word in items:
+                if word.capitalize() in lex.first or not lex.is_frequent_word(word):
+                    yield match.start() + start, match.start() + end, _LIST_SCORE
+
+    def _speakers(self, text: str) -> Iterator[tuple[int, int, float]]:
+        """The speakers of a transcript: two or more lines opening with one capitalised word and a colon
+        before words of speech ("Alice: Who are you?"), where a speaker is on the name lists or is no
+        common word ("Namespace: default" is a label: a value of one word is no speech)."""
+        lines = list(_SPEAKER_LINE.finditer(text))
+        if len(lines) < 2:
+            return
+        lex = self.lexicon
+        for line in lines:
+            word = line.group("who")
+            if word in self.not_names or word in _INTERJECTIONS:
+                continue
+            if lex.is_name(word) or not (lex.is_word(word) or lex.is_frequent_word(word)):
+                yield line.start("who"), line.end("who"), _LIST_SCORE
 
     def _lists(self, text: str) -> Iterator[tuple[int, int, float]]:
         lex = self.lexicon

@@ -112,7 +112,7 @@ _INTERJECTIONS = frozenset("""Hi Hello Hey Hiya Thanks Thank Yes Yeah Yep No Nop
     Morning
     Afternoon Evening Hola Ciao Hallo Salut Bonjour Merci Danke Gracias Regards Best Sincerely Yours First
     Second Third Finally Next Then Now Today Tomorrow Yesterday However Unfortunately Alright Fine
-    Ping Ask Tell Email Message Notify Page Contact Call""".split())
+    Ping Ask Tell Email Message Notify Page Contact Call Mr Mrs Ms Mx Dr Prof Sir Madam""".split())
 _SECOND_PERSON = frozenset("you your you're you've you'll yours here thanks thank please i i'm we we're "
                            "welcome sorry good great".split())
 

@@ -19,6 +19,10 @@ from scrubbers.recognizers.lone_names import reads_as_place
 _WORD = regex.compile(r"[\p{L}\p{M}][\p{L}\p{M}'’.-]*")
 _LIST_HEAD = regex.compile(r"(?:^|\n)[ \t]*(?:[-*•>]|\d{1,3}[.)])?[ \t]*$")
 _DIGIT = regex.compile(r"\d")
+# labels NER gives a person's name it does not know for one ("Scooter Braun" as ORG, "Selma" as GPE)
+_NAMED_OTHERWISE = frozenset({"ORG", "GPE", "NORP", "PRODUCT", "WORK_OF_ART", "FAC", "LOC", "EVENT"})
+_PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
+_OTHER_LABEL_SCORE = 0.6
 
 
 class FilteredSpacyRecognizer(SpacyRecognizer):
@@ -39,7 +43,41 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 if not self.enabled or self.plausible(text, start, end):
                     results.append(RecognizerResult(result.entity_type, start, end, result.score,
                                                     result.analysis_explanation, result.recognition_metadata))
+        doc = getattr(nlp_artifacts, "tokens", None)
+        if self.enabled and doc is not None and "PERSON" in entities:
+            for entity in doc.ents:
+                if entity.label_ not in _NAMED_OTHERWISE:
+                    continue
+                for start, end in _lines_of(text, entity.start_char, entity.end_char):
+                    if entity.label_ in _PLACE_LABELS and " " not in text[start:end]:
+                        continue  # one word the model reads as a place ("Seville") is a place
+                    if self.names_only(text, start, end):
+                        results.append(RecognizerResult("PERSON", start, end, _OTHER_LABEL_SCORE))
         return results
+
+    def names_only(self, text: str, start: int, end: int) -> bool:
+        """Is an entity NER labelled otherwise (an organisation, a place, a group) made of names only: a
+        given name then surnames ("KRISTEN BELL", "justin bieber" tagged ORG), or one clean name that is
+        no common word and no place? The model saw a proper name; the name lists say whose."""
+        words = _WORD.findall(text[start:end])
+        lex = self.lexicon
+        cased = [w if w[:1].isupper() and not w.isupper() else w.capitalize() for w in words]
+        if not words or len(words) > 3 or any(w in self.not_names for w in cased) \
+                or _DIGIT.search(text[start:end]):
+            return False
+        if any(w in lex.places or w in lex.big_places for w in cased) and not self.places_are_names:
+            return False
+        if len(words) == 1:
+            if words[0].isupper() and len(words[0]) < 5:
+                return False  # "IBAN", "JSON": an acronym
+            # a given name; a surname alone labelled so is as often a firm or a town ("Seville", "Dell")
+            return cased[0] in lex.first and not lex.is_word(cased[0])
+        if cased[0] in lex.first and all(w in lex.first or w in lex.last for w in cased[1:]):
+            return True
+        # two or three capitalised words none of which is a word of English or a known name: the small
+        # model tags unknown full names ORG ("Thaddeus Pennywhistle"); an organisation's name holds a word
+        return all(w[:1].isupper() and w[1:].islower() and not lex.is_frequent_word(w) and not lex.is_word(w)
+                   for w in words)
 
     def plausible(self, text: str, start: int, end: int) -> bool:
         """Could text[start:end], tagged PERSON, be a person? (see the module docstring)"""

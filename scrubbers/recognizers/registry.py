@@ -9,8 +9,10 @@ from presidio_analyzer import EntityRecognizer
 from scrubbers.policy import ScrubPolicy
 from scrubbers.recognizers.addresses import InternationalAddressRecognizer
 from scrubbers.recognizers.base import OneEntityRecognizer
+from scrubbers.recognizers.handles import HandleRecognizer
 from scrubbers.recognizers.lexicon import lexicon
 from scrubbers.recognizers.lone_names import LoneNameRecognizer, reads_as_place
+from scrubbers.recognizers.name_extent import widen_name
 from scrubbers.recognizers.names import NameRecognizer
 from scrubbers.recognizers.ner import FilteredSpacyRecognizer
 from scrubbers.recognizers.numbers import InternationalValueRecognizer
@@ -45,6 +47,8 @@ def build_recognizers(policy: ScrubPolicy) -> list[EntityRecognizer]:
     if "USER_NAME" in wanted and (settings.home_paths or settings.url_names):
         found.append(PathUserRecognizer(system_users=settings.system_users, home_paths=settings.home_paths,
                                         urls=settings.url_names))
+    if "USER_NAME" in wanted and settings.handles:
+        found.append(HandleRecognizer())
     if "LOCATION" in wanted and settings.strict_places:
         found.append(PlaceRecognizer())
     return found
@@ -59,6 +63,7 @@ class Refiner:
         self.lexicon = lexicon()
         self.brands = frozenset(settings.brands)
         self.venue_words = frozenset(settings.venue_words)
+        self.not_names = frozenset([*settings.not_names, *policy.allow_terms])
 
     def __call__(self, text: str, found: list) -> list:
         out = []
@@ -70,6 +75,8 @@ class Refiner:
                     continue
                 if d.entity == "PERSON" and self._a_brand_or_venue(text[s:e]):
                     continue
+                if d.entity == "PERSON":
+                    s, e = widen_name(text, s, e, self.lexicon, self.not_names)
                 out.append(d._replace(start=s, end=e) if (s, e) != (d.start, d.end) else d)
         return out
 

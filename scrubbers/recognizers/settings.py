@@ -37,6 +37,8 @@ class RecognizerSettings(BaseModel):
     """Street lines with the number after the street (Europe), postal-code lines, flat and floor parts."""
     spelled_emails: bool = True
     """E-mail addresses written out: "jdoe42 at example dot com", "jdoe42 [at] example [dot] com"."""
+    handles: bool = True
+    """`@handle` and `u/handle` in chat and social text are user names (`recognizers/handles.py`)."""
     home_paths: bool = True
     """The user name in `/Users/x`, `/home/x`, `C:\\Users\\x` is a `USER_NAME`; the rest of the path stays."""
     url_names: bool = True
