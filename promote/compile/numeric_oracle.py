@@ -2,8 +2,9 @@
 
 `numeric/<case_id>.oracle.json` tells the calculator of record what to compute (entity and the record
 it resolves to, tenant, params) and the checker what to compare: each figure with its expected value,
-unit, tolerance and oracle, and how the figure is found in the reply (a number equal to it, written with
-one of the unit's words, as `expected_output` writes it).
+unit, tolerance, oracle and source (the tool and JSON path it was read from, or `derived`), and how the
+figure is found in the reply (a number equal to it, written with one of the unit's words, as
+`expected_output` writes it).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from promote.case.model import FigureSource
 from promote.compile.artifacts import Artifact, CompileUnit, CompileWarning, TargetOutput, json_text
 from promote.compile.policy import SuitePolicy
 
@@ -53,6 +55,7 @@ def compile_numeric(units: list[CompileUnit], policy: SuitePolicy) -> TargetOutp
                 "unit": figure.unit,
                 "tolerance": figure.tolerance,
                 "oracle": figure.oracle,
+                "source": _source(figure.source),
                 "find_in_reply": {
                     "unit_words": unit_words(figure.unit),
                     "as_written": written,
@@ -75,6 +78,17 @@ def compile_numeric(units: list[CompileUnit], policy: SuitePolicy) -> TargetOutp
         path = f"numeric/{case.id}.oracle.json"
         output.artifacts.append(Artifact(NAME, path, json_text(payload), (case.id,)))
     return output
+
+
+def _source(source: FigureSource | None) -> dict[str, str] | str | None:
+    """Where the figure comes from, for the oracle's reviewer: the tool and the JSON path in its result,
+    `derived` when only the reply holds it (the agent computed it), None when the case does not say."""
+    if source is None:
+        return None
+    if source.derived:
+        return "derived"
+    found = {"tool": source.tool, "path": source.path}
+    return {key: value for key, value in found.items() if value is not None} or None
 
 
 def unit_words(unit: str | None) -> list[str]:
