@@ -150,7 +150,7 @@ def parse_arg_rule(text: str) -> dict[str, Any]:
             values = None
         if isinstance(values, list):
             return {"kind": "one_of", "values": values}
-    raise ValueError(f"unknown match rule {text!r}: use exact, ignore, regex:<pattern>, "
+    raise ValueError("unknown match rule: use exact, ignore, regex:<pattern>, "
                      "tolerance:<number> or one_of:[...]")
 
 

@@ -1,59 +1,20 @@
-"""Residual-PII scan of a case: every string in it, except fields that legitimately hold identifiers.
+"""Residual-PII scan of a case: everything the file says (`pii_texts.scan_units`: values, keys,
+identifiers, comments, anchors, tags, decoded text), except machine values.
 
-Used by `promote validate` and by the PII gate in front of every case write. Findings carry the field
-and the entity type, never the value.
+Used by `promote validate`, by the PII gate in front of every case write, by `pr` and `compile` (through
+validation) and by `check` before it runs. Findings carry the field (or the comment's line) and the
+entity type, never the value.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any, Iterator
+from typing import Any
 
-from promote.case.problems import field_path
-
-# Machine identifiers and labels, not prose: trace/span ids, hashes, versions, enum-like values.
-_NOT_SCANNED = {
-    ("format",), ("id",), ("status",), ("tier",), ("origin",), ("kind",), ("datasets",), ("agent",),
-    ("provenance", "trace"), ("provenance", "scrubbed"), ("provenance", "source"),
-    ("provenance", "review"), ("provenance", "promoted_at"), ("tenant",),
-    ("budgets",), ("metadata", "draft"),
-}
-
-
-def _is_label(location: tuple[Any, ...]) -> bool:
-    # Tool and figure names are identifiers the agent or the SME chose, not people.
-    return len(location) >= 3 and location[-1] == "name" and (
-        location[0] == "numeric" or location[:2] == ("expected_tools", "calls"))
-
-
-# A match rule's kind is structure whatever the argument is called (`employee_id: ignore`); a regex
-# pattern or one_of values may hold a value and are scanned like the argument itself.
-_RULE_WORDS = re.compile(r"(?:exact|ignore|tolerance:\s*[0-9.eE+-]+)\s*")
-
-
-def _is_rule_word(location: tuple[Any, ...], node: Any) -> bool:
-    return (len(location) == 5 and location[:2] == ("expected_tools", "calls") and location[3] == "match"
-            and isinstance(node, str) and _RULE_WORDS.fullmatch(node) is not None)
-
-
-def iter_case_strings(node: Any, location: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
-    """(location, text) for every string value of a case tree that is scanned."""
-    if any(location[: len(skip)] == skip for skip in _NOT_SCANNED) or _is_label(location):
-        return
-    if _is_rule_word(location, node):
-        return
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from iter_case_strings(value, (*location, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from iter_case_strings(value, (*location, index))
-    elif isinstance(node, str) and node.strip():
-        yield location, str(node)
+from promote.case.pii_texts import scan_units
 
 
 def _allowed(tree: Any):
-    tenant = tree.get("tenant")  # any YAML: a schema error is reported, not a crash here
+    tenant = tree.get("tenant") if isinstance(tree, dict) else None  # any YAML: the schema reports it
     synthetic = isinstance(tenant, dict) and tenant.get("data") == "synthetic"
 
     def allow(path: str, entity_type: str, matched: str) -> bool:
@@ -67,15 +28,14 @@ def _allowed(tree: Any):
 
 
 def residual_scan_for_validate(tree: Any) -> list[tuple[tuple[Any, ...], str]]:
-    """Findings as (location, entity type) for `promote validate` and the write gate (default policy)."""
+    """Findings as (location, entity type) for `promote validate` and the write gate (default policy),
+    one per location and entity type."""
     from promote.scrubbing import engine
     from scrubbers import residual_scan
 
-    strings = list(iter_case_strings(tree))
-    by_path = {field_path(location): location for location, _ in strings}
-    findings = residual_scan(
-        [(field_path(location), text) for location, text in strings],
-        engine=engine(),
-        allow=_allowed(tree),
-    )
-    return [(by_path.get(finding.path, ()), finding.entity_type) for finding in findings]
+    units = scan_units(tree)
+    by_path = {unit.path: unit.location for unit in units}
+    findings = residual_scan([(unit.path, unit.text) for unit in units], engine=engine(),
+                             allow=_allowed(tree))
+    found = [(by_path.get(finding.path, ()), finding.entity_type) for finding in findings]
+    return list(dict.fromkeys(found))

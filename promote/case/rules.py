@@ -48,7 +48,7 @@ def case_rule_problems(case: Case, file_stem: str | None = None) -> list[RulePro
 def _id_rules(case: Case, file_stem: str | None) -> Iterator[RuleProblem]:
     if file_stem is not None and case.id != file_stem:
         yield (
-            ("id",), "id", f"id {case.id} does not match the file name {file_stem}.yaml: rename one", "error"
+            ("id",), "id", "the id does not match the file name: rename one of them", "error"
         )
 
 
@@ -56,11 +56,10 @@ def _figure_rules(case: Case) -> Iterator[RuleProblem]:
     output = case.expected_output or ""
     for index, figure in enumerate(case.numeric):
         if not figure_in_text(figure.value, figure.unit, output):
-            shown = f"{figure.value:g}" + (f" {figure.unit}" if figure.unit else "")
             yield (
                 ("numeric", index, "value"),
                 "figure-in-output",
-                f"figure {figure.name} = {shown} does not appear in expected_output as written",
+                "this figure's value (with its unit) does not appear in expected_output as written",
                 "error",
             )
 
@@ -96,7 +95,7 @@ def _citation_rules(case: Case) -> Iterator[RuleProblem]:
             yield (
                 ("must_cite", index),
                 "must-cite",
-                f"{citation} is not the citation of any retrieval_context chunk: add the chunk",
+                "not the citation of any retrieval_context chunk: add the chunk",
                 "error",
             )
 
@@ -128,7 +127,7 @@ def _match_rules(case: Case) -> Iterator[RuleProblem]:
                 yield (
                     where,
                     "match-args",
-                    f"match names {argument}, which is not in args: add it or use ignore",
+                    "this rule names an argument that is not in args: add it or use ignore",
                     "error",
                 )
 
@@ -139,19 +138,19 @@ def _draft_todos(case: Case) -> Iterator[RuleProblem]:
     for index, entity in enumerate(case.entities):
         if entity.handle.startswith(UNRESOLVED_PREFIX) or entity.resolves_to is None:
             yield ("entities", index, "handle"), "draft-todo", (
-                f"entity {entity.handle} is not mapped to an overlay handle and sandbox record"
+                "this entity is not mapped to an overlay handle and sandbox record"
             ), severity
     for index, figure in enumerate(case.numeric):
         if figure.oracle == UNASSIGNED_ORACLE:
             yield ("numeric", index, "oracle"), "draft-todo", (
-                f"figure {figure.name} has no oracle of record yet"
+                "this figure has no oracle of record yet"
             ), severity
     if case.expected_tools is not None:
         for index, call in enumerate(case.expected_tools.calls):
             for argument, value in (call.args or {}).items():
                 if PLACEHOLDER_RE.search(str(value)):
                     yield ("expected_tools", "calls", index, "args", argument), "draft-todo", (
-                        f"argument {argument} of {call.name} holds a scrub placeholder: "
+                        "this argument holds a scrub placeholder: "
                         "replace it with a sandbox value or match it with ignore/regex"
                     ), severity
     if case.expected_output and PLACEHOLDER_RE.search(case.expected_output):

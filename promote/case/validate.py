@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap
 
 from promote.case.model import ID_PATTERN, Case
+from promote.case.pii_texts import ANCHOR, COMMENT, KEY, TAG, AtLine
 from promote.case.problems import Problem, field_path
 from promote.case.rules import case_rule_problems
 from promote.case.yaml_io import load_tree, new_tree
@@ -157,18 +158,42 @@ def _tree_problems(
         case = None
     if case is not None:
         found.extend(case_rule_problems(case, path.stem if path is not None else None))
+    flagged: set[tuple[Any, ...]] = set()
     if residual_scan is not None:
         for location, entity_type in residual_scan(tree):
-            message = f"{entity_type} found: scrub it or replace it with a sandbox value"
+            part = _MARKED_PARTS.get(location[-1], "") if location and isinstance(location[-1], str) else ""
+            if part == " in a key":
+                flagged.add(tuple(location[:-1]))
+            message = f"{entity_type} found{part}: scrub it or replace it with a sandbox value"
             found.append((location, "residual-pii", message, "error"))
     # In file order: each problem is located once, and sorted by that position (a stable sort).
-    located_found = sorted(((locate(tree, item[0]), item) for item in found), key=lambda pair: pair[0])
+    located_found = sorted(((_position(tree, item[0]), item) for item in found), key=lambda pair: pair[0])
     file = str(path) if path is not None else None
     return [
         Problem(file=file, line=line if located else None, column=column if located else None,
-                field=field_path(location), rule=rule, message=message, severity=severity)
+                field=shown_field(location, flagged), rule=rule, message=message, severity=severity)
         for (line, column), (location, rule, message, severity) in located_found
     ]
+
+
+_MARKED_PARTS = {KEY: " in a key", ANCHOR: " in an anchor", TAG: " in a tag", COMMENT: " in a comment"}
+
+
+def _position(tree: Any, location: tuple[Any, ...]) -> tuple[int, int]:
+    if location and isinstance(location[-1], AtLine):  # a comment: its own line
+        return int(location[-1]) + 1, 1
+    return locate(tree, location)
+
+
+def shown_field(location: tuple[Any, ...], flagged: set[tuple[Any, ...]]) -> str:
+    """The field path a problem is shown with; a key the residual scan flagged is shown as `<key>`
+    (its line and column say where it is), so no message repeats what the scan found."""
+    parts: list[Any] = []
+    for index, part in enumerate(location):
+        if isinstance(part, AtLine):
+            continue
+        parts.append("<key>" if isinstance(part, str) and tuple(location[: index + 1]) in flagged else part)
+    return field_path(parts)
 
 
 def validate_file(path: Path, *, residual_scan: ResidualScan | None = None) -> FileResult:
@@ -232,7 +257,7 @@ def _check_unique_ids(results: list[FileResult]) -> None:
                     line=1,
                     field="id",
                     rule="unique-id",
-                    message=f"id {result.id} is also used by {seen[result.id]}: ids must be unique",
+                    message=f"this id is also used by {seen[result.id]}: ids must be unique",
                 )
             )
             result.ok = False

@@ -34,8 +34,14 @@ class Evidence:
 
     @property
     def called(self) -> list[str]:
-        """Tool names in call order."""
+        """Tool names in call order (as traced: for comparing, never for showing)."""
         return [call.name for call in self.turn.tool_calls]
+
+    @property
+    def called_shown(self) -> list[str]:
+        """Tool names in call order as the scrubber left them: a tool named after a person is shown as
+        its placeholder (`<PERSON_3>`), as `promote traces` shows it."""
+        return [call.name for call in self.scrubbed.tool_calls]
 
     def reply_for(self, probe: str) -> str | None:
         """The reply to test `probe` (a text or pattern from the case) against: scrubbed when the probe

@@ -87,9 +87,12 @@ def check_paths(
     for label in min_pass_rates or {}:
         if label not in LABELS:
             raise PromoteError(f"--min-pass-rate: unknown label {label}", hint=f"labels: {', '.join(LABELS)}")
+    case_paths = list(case_paths)
     cases = [(str(path), load_case_model(path)) for path in _case_files(case_paths)]
     if not cases:
         raise PromoteError("no case file (*.yaml) found", where=", ".join(map(str, case_paths)))
+    for path, _ in cases:  # reasons quote the case's texts: only a case that passes the gate is run
+        refuse_personal_data(Path(path))
     from promote.scrub_trace import errors_scrubbed, scrub_messages
 
     trace_paths = list(trace_paths)
@@ -112,6 +115,19 @@ def _case_files(paths: Iterable[str | Path]) -> list[Path]:
     from promote.case.validate import find_case_files
 
     return find_case_files(paths)
+
+
+def refuse_personal_data(path: Path) -> None:
+    """The residual-PII gate `pr` and `compile` apply: a case still holding personal data is bad input
+    (exit 2), named by field and entity type, never by value."""
+    from promote.case.validate import validate_case
+
+    found = [problem for problem in validate_case(path) if problem.rule == "residual-pii"]
+    if found:
+        first = found[0]
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise PromoteError(f"{first.field or 'case'}: {first.message}{more}", where=first.where,
+                           hint="check runs only cases that pass promote validate's residual-PII scan")
 
 
 def load_case_model(path: Path) -> Case:

@@ -62,7 +62,7 @@ def _order(case: Case, evidence: Evidence) -> CheckResult:
     if missing:
         return CheckResult(label="tool-order", verdict="inconclusive",
                            reason=f"{', '.join(missing)} never called (reported under tools)")
-    shown = " → ".join(called) or "no tool"
+    shown = " → ".join(evidence.called_shown) or "no tool"
     if spec["order"] == "exact":
         ok = called == expected
         wanted = f"exactly {' → '.join(expected)}"
@@ -135,7 +135,7 @@ def _forbidden_spec(case: Case) -> dict[str, Any] | None:
 
 def _forbidden(case: Case, evidence: Evidence) -> CheckResult:
     called = [name for name in dict.fromkeys(evidence.called) if name in case.forbidden_tools]
-    if called:
+    if called:  # the case's own names: they passed the residual gate before check ran
         counts = ", ".join(f"{name} ×{evidence.called.count(name)}" for name in called)
         return CheckResult(label="forbidden-tools", verdict="fail", reason=f"called {counts}")
     return CheckResult(label="forbidden-tools", verdict="pass",

@@ -91,7 +91,7 @@ def plan_cases(
         found, notes = _case_problems(path, data, case, known_values)
         if case is not None:
             if case.id in seen:
-                found.append(f"{path}: id {case.id} is also the id of {seen[case.id]}: "
+                found.append(f"{path}: its id is also the id of {seen[case.id]}: "
                              "give one of them a new id [unique-id]")
             seen.setdefault(case.id, path)
         if case is None or found:
@@ -116,7 +116,8 @@ def _case_problems(
     problems = validate_case(path)
     found = [f"{problem.where}: {problem.field or '-'}: {problem.message} [{problem.rule}]"
              for problem in problems if problem.severity == "error" and problem.rule != _FILE_NAME_RULE]
-    notes = [problem.message for problem in problems if problem.severity == "note"]
+    notes = [f"{problem.field}: {problem.message}" if problem.field else problem.message
+             for problem in problems if problem.severity == "note"]
     text = data.decode("utf-8")
     # The raw values are never shown: how many there were is enough to act on.
     leaked = sum(1 for value in significant(known_values) if value in text)
