@@ -13,6 +13,7 @@ from textual.screen import Screen
 from tui import seams
 from tui.edit_session import EditSession
 from tui.loader import Loader
+from tui.recovery import RecoveryUnreadable
 from tui.screens.browser import BrowserScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
@@ -83,14 +84,18 @@ class PromoteApp(App[int]):
 
     def open_session(self, session: EditSession) -> None:
         """Edit a case; a recovery file left by an earlier run is offered first."""
-        recovered = session.recovered_case()
+        try:
+            recovered = session.recovered()
+        except RecoveryUnreadable as exc:
+            self.notify(str(exc), title="recovery file not read", severity="error", timeout=15)
+            recovered = None
         if recovered is None:
             self.push_screen(PromoteScreen(session))
             return
 
         def answered(recover: bool | None) -> None:
             if recover:
-                session.case = recovered
+                session.restore(recovered)
             else:
                 session.drop_recovery()
             self.push_screen(PromoteScreen(session))

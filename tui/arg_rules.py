@@ -60,6 +60,8 @@ def _raw_rule(kind: str, text: str) -> tuple[Any, str | None]:
     if kind in ("exact", "ignore"):
         return kind, None
     if kind == "regex":
+        if not text:
+            return "regex:", "write the pattern (an empty one would match anything)"
         try:
             re.compile(text)
         except re.error as exc:

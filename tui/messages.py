@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from textual.message import Message
@@ -39,10 +40,18 @@ class LoadProgressed(Message):
 
 @dataclass
 class CaseEdited(Message):
-    """A tab changed one top-level field of the case (the value is already a model value)."""
+    """A tab changed one top-level field of the case.
+
+    `value` is the field's new value as the tab reads its controls (data or model objects); the screen
+    validates the whole case with it (`Case.model_validate`), so a value the model refuses becomes a
+    problem at that field, never a substitute. `invalid` names what the tab shows but could not read
+    (`numeric[0].tolerance`: "tolerance must be a number"): the case keeps its last valid value there,
+    and saving is refused until the text is fixed.
+    """
 
     field: str
     value: Any
+    invalid: dict[str, str] = dataclass_field(default_factory=dict)
 
 
 @dataclass

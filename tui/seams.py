@@ -10,13 +10,14 @@ from pathlib import Path
 
 from promote.case.model import Case
 from promote.case.problems import Problem
-from promote.case.store import CaseRefused, LoadedCase, SavedCase, load_case, render_case, save_case
+from promote.case.store import (CaseRefused, LoadedCase, SavedCase, load_case, raw_value_fields, render_case,
+                                 save_case)
 from promote.case.validate import validate_case
 from promote.repo.eval_repo import EvalRepo
 from promote.scrubbing import engine
 
 __all__ = ["CaseRefused", "EvalRepo", "LoadedCase", "Problem", "SavedCase", "engine", "live_problems",
-           "load_case", "render_case", "save_case"]
+           "load_case", "raw_value_fields", "render_case", "save_case"]
 
 
 def live_problems(case: Case, path: Path) -> list[Problem]:

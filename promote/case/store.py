@@ -11,7 +11,7 @@ a new one gets the umask's). `render_case` returns exactly the text `save_case` 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,8 @@ from promote.case.fingerprints import ValueFingerprints
 from promote.case.model import Case
 from promote.case.problems import Problem, field_path
 from promote.case.validate import ResidualScan, _default_scan, locate, validate_case
-from promote.case.yaml_io import SCHEMA_HEADER, dump_tree, load_tree, merge_case, new_tree, schema_header_for
+from promote.case.yaml_io import (SCHEMA_HEADER, case_json, dump_tree, load_tree, merge_case, new_tree,
+                                  schema_header_for)
 from promote.errors import PromoteError
 from promote.fsutil import atomic_write_text
 
@@ -175,18 +176,9 @@ def _known_value_problems(
 ) -> list[Problem]:
     """Every field holding one of the raw values the source trace held (case-insensitive, whole words);
     `known_values` may be the values or their salted fingerprints (`promote.case.fingerprints`)."""
-    if isinstance(known_values, ValueFingerprints):
-        if not known_values:
-            return []
-        found = known_values.found_in
-    else:
-        values = sorted({v.strip() for v in known_values if isinstance(v, str)
-                         and len(v.strip()) >= _MIN_KNOWN_VALUE},
-                        key=len, reverse=True)
-        if not values:
-            return []
-        found = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in values) + r")(?!\w)",
-                           re.IGNORECASE).search
+    found = _known_value_finder(known_values)
+    if found is None:
+        return []
     problems = []
     for location, text in _strings(tree):
         if found(text):
@@ -197,6 +189,28 @@ def _known_value_problems(
                                     line=line if path is not None else None,
                                     column=column if path is not None else None))
     return problems
+
+
+def raw_value_fields(data: Any, known_values: Iterable[str] | ValueFingerprints) -> list[str]:
+    """The field paths (`expected_output`, `numeric[0].name`) of `data` (a case, or its JSON data) that
+    hold one of `known_values`: `save_case`'s raw-value gate, for what else is written (a recovery file)."""
+    found = _known_value_finder(known_values)
+    if found is None:
+        return []
+    tree = case_json(data) if isinstance(data, Case) else data
+    return [field_path(location) for location, text in _strings(tree) if found(text)]
+
+
+def _known_value_finder(known_values: Iterable[str] | ValueFingerprints) -> Callable[[str], Any] | None:
+    if isinstance(known_values, ValueFingerprints):
+        return known_values.found_in if known_values else None
+    values = sorted({v.strip() for v in known_values if isinstance(v, str)
+                     and len(v.strip()) >= _MIN_KNOWN_VALUE},
+                    key=len, reverse=True)
+    if not values:
+        return None
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in values) + r")(?!\w)",
+                      re.IGNORECASE).search
 
 
 def _strings(node: Any, location: tuple[Any, ...] = ()) -> Iterable[tuple[tuple[Any, ...], str]]:
@@ -232,4 +246,5 @@ def _compact(node: Any, top: bool = True) -> None:
         node.fa.set_flow_style()
 
 
-__all__ = ["CaseRefused", "LoadedCase", "SavedCase", "checked_text", "load_case", "render_case", "save_case"]
+__all__ = ["CaseRefused", "LoadedCase", "SavedCase", "checked_text", "load_case", "raw_value_fields",
+           "render_case", "save_case"]

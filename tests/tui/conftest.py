@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, TextArea
+from textual.worker import WorkerCancelled
 
 from tests.conftest import TRACES
 
@@ -60,9 +61,20 @@ def make_app(repo: Path, exports: list[Path] | None = None, case: Path | None = 
 
 
 async def settle(pilot) -> None:
-    """Let messages drain and every worker finish (never a sleep)."""
+    """Let messages drain, the promote screen's pending (debounced) views run, and every worker finish
+    (never a sleep)."""
+    from tui.screens.promote import PromoteScreen
+
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    for screen in pilot.app.screen_stack:
+        if isinstance(screen, PromoteScreen) and screen._debounce is not None:
+            screen.refresh_views()
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+            break
+        except WorkerCancelled:  # an exclusive worker replaced by a newer one: wait for that one
+            await pilot.pause()
     await pilot.pause()
 
 
@@ -97,3 +109,20 @@ def make_promote_app(repo: Path, carryover_trace, dark: bool = True):
     app = PromoteApp([], repo_dir=repo, by="hermione.g", now=NOW, dark=dark, session=session)
     app.prepare()
     return app
+
+
+async def type_fast(pilot, text: str, interval: float = 0.02) -> None:
+    """Type `text` as a person typing fast would: a key every `interval` seconds, without waiting for the
+    app to handle the previous one (`pilot.press` waits for idle after each key: it cannot lose one)."""
+    import asyncio
+
+    from textual import events
+    from textual.keys import _character_to_key
+
+    app = pilot.app
+    for char in text:
+        key = char if char.isalnum() else _character_to_key(char)
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+        await asyncio.sleep(interval)

@@ -84,9 +84,8 @@ def test_confirm_quit(snap_compare, eval_repo, carryover_trace, size):
 def test_recovery_offer(snap_compare, eval_repo, carryover_trace, size):
     app = make_promote_app(eval_repo, carryover_trace)
     session = app._first_session
-    edited = session.case.expected_output + " Plan ahead."
-    session.case = session.case.model_copy(update={"expected_output": edited})
-    session.write_recovery()  # what an earlier run left behind
+    session.apply("expected_output", session.case.expected_output + " Plan ahead.")
+    session.views()  # what an earlier run left behind: its recovery file
 
     async def offered(pilot):
         await settle(pilot)

@@ -51,6 +51,8 @@ class BrowserScreen(Screen):
         self.repo = repo
         self.loader: Loader | None = loader
         self.scrubbed: dict[str, ScrubbedTrace] = {}
+        self.saved: dict[str, str] = {}
+        """Row key → the case file a session of this run saved for it (the row is then promoted)."""
         self._new_rows: list[TurnRow] = []
         self._changed_keys: set[str] = set()
         self.agents: set[str] = set()
@@ -63,6 +65,9 @@ class BrowserScreen(Screen):
         self.scrubbing_done = False
         self.load_error: str | None = None
         self._pending_open: str | None = None
+        self.pending: set[str] = set()
+        """Sources with a recovery file (`trace:<id>:<turn>`, `case:<path>`)."""
+        self._announced: set[str] = set()
         self._stop = threading.Event()
 
     def compose(self) -> ComposeResult:
@@ -76,11 +81,9 @@ class BrowserScreen(Screen):
         self.sub_title = ", ".join(path.name for path in self.exports)
         table = self.query_one(TurnTable)
         table.focus()
-        table.recovering = {source.removeprefix("trace:") for source in pending_recoveries(self.repo)
+        self.pending = pending_recoveries(self.repo)
+        table.recovering = {source.removeprefix("trace:") for source in self.pending
                             if source.startswith("trace:")}
-        if table.recovering:
-            self.notify(f"unsaved edits of {len(table.recovering)} turn(s) from an earlier run: marked ✎, "
-                        "open one to recover them", timeout=8)
         self.set_interval(FLUSH_SECONDS, self._flush, name="flush loaded turns")
         self._load()
 
@@ -138,13 +141,16 @@ class BrowserScreen(Screen):
         for key, snippet, promoted in message.updates:
             row = self.rows.get(key)
             if row is not None:
+                promoted = self.saved.get(key, promoted)
                 self.rows[key] = replace(row, snippet=snippet, promoted=promoted)
                 self._changed_keys.add(key)
+                if promoted and f"case:{Path(promoted).resolve()}" in self.pending:
+                    self.query_one(TurnTable).recovering.add(key)
         if self._pending_open is not None:
             trace_id = self.rows[self._pending_open].trace_id
             if trace_id in self.scrubbed:
                 key, self._pending_open = self._pending_open, None
-                self._draft(key)
+                self._open_when_ready(key)
 
     def _flush(self) -> None:
         if not self._new_rows and not self._changed_keys:
@@ -156,6 +162,12 @@ class BrowserScreen(Screen):
         new, self._new_rows = self._new_rows, []
         changed, self._changed_keys = self._changed_keys, set()
         table.add_turns([self.rows[row.key] for row in new if self._shown(self.rows[row.key])])
+        marked = {key for key in table.recovering if key in self.rows} - self._announced
+        if marked:
+            # Said only for rows that are listed and marked (a recovery of another export's turn is not).
+            self._announced |= marked
+            self.notify(f"unsaved edits of {len(marked)} turn(s) from an earlier run: marked ✎, "
+                        "open one to recover them", timeout=8)
         self._offer_choices(new)
         if self.filter.text:
             self._refilter()  # a snippet that arrived may match the filter now
@@ -236,18 +248,42 @@ class BrowserScreen(Screen):
             self._pending_open = key
             if self.loader is not None:
                 self.loader.want(row.trace_id)
-            self.notify("scrubbing this trace first…", timeout=3)
+            self.notify("scrubbing this trace first: the turn opens as soon as it is ready "
+                        "(move to another row to cancel)", title="opening…", timeout=4)
             return
-        self._draft(key)
+        self._open(key)
 
-    @work(thread=True, group="draft", exclusive=True, name="draft turn")
-    def _draft(self, key: str) -> None:
+    def _open_when_ready(self, key: str) -> None:
+        """A turn asked for before its trace was scrubbed: opened only if the SME still waits on it."""
+        waiting = self.app.screen is self and self.query_one(TurnTable).current_key == key
+        if waiting:
+            self._open(key)
+        else:
+            self.notify("the turn you asked for is scrubbed: Enter opens it", timeout=5)
+
+    def mark_saved(self, source: str, path: Path) -> None:
+        """A session saved the case of a turn: its row is promoted (Enter opens that case from now on)."""
+        key = source.removeprefix("trace:")
+        if source.startswith("trace:") and key in self.rows:
+            self.saved[key] = str(path)
+            self.rows[key] = replace(self.rows[key], promoted=str(path))
+            self._changed_keys.add(key)
+
+    @work(thread=True, group="draft", exclusive=True, name="open turn")
+    def _open(self, key: str) -> None:
         row = self.rows[key]
         scrubbed = self.scrubbed[row.trace_id]
         try:
-            session = EditSession.from_draft(scrubbed, row.turn, repo=self.repo, by=self.app.by,
-                                             now=self.app.now)
+            if row.promoted and Path(row.promoted).is_file():
+                # Already promoted: edit that case (as `promote draft` keeps it unless --force), never
+                # a second draft of the same turn.
+                session = EditSession.from_file(Path(row.promoted), repo=self.repo,
+                                                turn=scrubbed.trace.turns[row.turn],
+                                                known_values=scrubbed.fingerprints)
+            else:
+                session = EditSession.from_draft(scrubbed, row.turn, repo=self.repo, by=self.app.by,
+                                                 now=self.app.now)
         except PromoteError as exc:
-            self.app.call_from_thread(self.notify, str(exc), title="cannot draft", severity="error")
+            self.app.call_from_thread(self.notify, str(exc), title="cannot open the turn", severity="error")
             return
         self.app.call_from_thread(self.app.open_session, session)

@@ -2,8 +2,11 @@
 the live problems under them; ctrl+s saves through `save_case`.
 
 Tabs are told the case once (attributes down) and post `CaseEdited` for each change (messages up);
-this screen is the only place the case changes, and after each change it re-validates, re-renders
-the YAML preview and diff, and autosaves the recovery file.
+this screen is the only place the case changes. Each edit is validated at once (`EditSession.apply`: the
+case, or a problem at the field; a field being typed in is never written back from the model); the
+problems, the YAML preview, the diff and the recovery write then run once per burst of edits (debounced),
+in an exclusive worker, off the keystroke path. Saving writes what the preview shows, or refuses with
+the problem in view.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, OptionList, TabbedContent, TabPane
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Select, TabbedContent, TabPane, Tabs
+from textual.worker import get_current_worker
 
-from promote.case.model import Case, ExpectedToolCall
+from promote.case.model import ExpectedToolCall
 from promote.errors import PromoteError
 from tui import seams
-from tui.edit_session import EditSession
+from tui.edit_session import EditSession, Views, with_field
 from tui.messages import CaseEdited, JumpToField
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.basics_tab import BasicsTab
@@ -40,6 +45,8 @@ FIELD_TABS = {
     "retrieval_context": "retrieval", "must_cite": "retrieval", "safety": "safety", "entities": "entities",
     "params": "entities", "tenant": "entities",
 }
+DEBOUNCE_S = 0.15
+"""How long typing pauses before the views are worked out again (one run per burst of keys)."""
 
 
 class PromoteScreen(Screen):
@@ -50,18 +57,24 @@ class PromoteScreen(Screen):
         Binding("ctrl+s", "save", "Save", priority=True,
                 tooltip="Validate, check for personal data, write the case"),
         Binding("ctrl+o", "open_pr", "Open PR", tooltip="Commit the saved case on a branch and open a PR"),
-        Binding("ctrl+pagedown,f6", "tab(1)", "Next tab", tooltip="Show the next tab of the case"),
-        Binding("ctrl+pageup,shift+f6", "tab(-1)", "Prev tab", show=False, tooltip="Show the previous tab"),
+        # Priority: a text area's own f6 (select line) must not keep the SME inside it.
+        Binding("f6,ctrl+pagedown", "tab(1)", "Next tab", priority=True, key_display="f6",
+                tooltip="Show the next tab of the case"),
+        Binding("shift+f6,ctrl+pageup", "tab(-1)", "Prev tab", show=False, priority=True,
+                tooltip="Show the previous tab"),
         Binding("f3", "toggle_timeline", "Timeline", show=False, tooltip="Hide or show the trace timeline"),
         Binding("f4", "focus_problems", "Problems",
                 tooltip="Go to the problems list (Enter jumps to the field)"),
-        Binding("escape", "back", "Back", tooltip="Back to the trace browser (or quit)"),
+        Binding("escape", "back", "Back",
+                tooltip="Leave the field being edited; from the tab bar, back to the browser (or quit)"),
     ]
 
     def __init__(self, session: EditSession) -> None:
         super().__init__()
         self.session = session
         self.saving = False
+        self._debounce: Timer | None = None
+        self.views_shown: Views | None = None
 
     def compose(self) -> ComposeResult:
         session = self.session
@@ -84,7 +97,7 @@ class PromoteScreen(Screen):
                     with TabPane("Tools", id="tools"):
                         yield ToolsTab(case.expected_tools, trace_calls)
                     with TabPane("Numbers", id="numbers"):
-                        yield NumbersTab(case.numeric if session.base else [], drafted.numeric)
+                        yield NumbersTab(case.numeric, drafted.numeric, oracles=session.oracles())
                     with TabPane("Retrieval", id="retrieval"):
                         yield RetrievalTab(case.retrieval_context, drafted.retrieval_context, case.must_cite)
                     with TabPane("Safety", id="safety"):
@@ -101,71 +114,128 @@ class PromoteScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.session.case.id} · {self.session.target().name}"
-        if self.session.base is None and self.session.case.numeric:
-            # A draft's figures start as suggestions: the case holds only the ones the SME accepts.
-            self._apply("numeric", [])
-        self._refresh_views()
+        self.refresh_views()
+
+    def on_unmount(self) -> None:
+        # Leaving (quit, a closed terminal): the edits of the last debounce window reach the recovery file.
+        if self._debounce is not None:
+            self._debounce.stop()
+            try:
+                self.session.views()
+            except (PromoteError, ValueError, OSError):
+                pass
 
     # editing -----------------------------------------------------------------------------------
-
-    def _apply(self, field: str, value) -> bool:
-        case = self.session.case
-        if getattr(case, field) == value:
-            return False
-        self.session.case = case.model_copy(update={field: value})
-        return True
 
     @on(CaseEdited)
     def _edited(self, message: CaseEdited) -> None:
         message.stop()
-        if self._apply(message.field, message.value):
-            self._refresh_views()
-            self.session.write_recovery()
+        self.session.apply(message.field, message.value, message.invalid)
+        if self._debounce is not None:
+            self._debounce.stop()
+        self._debounce = self.set_timer(DEBOUNCE_S, self.refresh_views, name="views after an edit")
 
-    def _refresh_views(self) -> None:
-        session = self.session
+    def refresh_views(self) -> None:
+        """Work out the views now (the debounce timer calls this; so do saving and the tests)."""
+        if self._debounce is not None:
+            self._debounce.stop()
+            self._debounce = None
+        self._compute_views()
+
+    @work(thread=True, exclusive=True, group="views", name="problems, preview, diff, recovery")
+    def _compute_views(self) -> None:
         try:
-            problems = session.problems()
-            self.query_one("#yaml-preview", YamlPreview).show(session.render())
-            self.query_one("#yaml-diff", YamlPreview).show(session.diff())
+            views = self.session.views()
         except (PromoteError, ValueError) as exc:
-            problems = [seams.Problem(severity="error", rule="render", field="", message=str(exc))]
-        self.query_one(ProblemsPanel).show(problems)
-        mark = " ●" if session.dirty else ""
-        self.sub_title = f"{session.case.id} · {session.target().name}{mark}"
+            problem = seams.Problem(severity="error", rule="render", field="", message=str(exc))
+            self.app.call_from_thread(self._show_problems, [problem])
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_views, views)
+
+    def _show_problems(self, problems: list[seams.Problem]) -> None:
+        if self.is_attached:
+            self.query_one(ProblemsPanel).show(problems)
+
+    def _show_views(self, views: Views) -> None:
+        if views.case is not self.session.case or not self.is_attached:
+            return  # an edit came in meanwhile (its own run shows it), or the screen is gone
+        self.views_shown = views
+        self.query_one("#yaml-preview", YamlPreview).show(views.yaml)
+        self.query_one("#yaml-diff", YamlPreview).show(views.diff)
+        self.query_one(ProblemsPanel).show(views.problems)
+        mark = " ●" if views.dirty else ""
+        self.sub_title = f"{views.case.id} · {self.session.target(views.case).name}{mark}"
 
     # saving ------------------------------------------------------------------------------------
 
     def action_save(self) -> None:
-        if not self.saving:
-            self.saving = True
-            self.notify("saving…", timeout=2)
-            self._save()
+        # ctrl+s is a priority key: it can arrive before the edits of the keys typed just before it have
+        # travelled up from their field. Saving starts once those messages are handled.
+        self.call_after_refresh(self._start_save)
+
+    def _start_save(self) -> None:
+        if self.saving:
+            return
+        if self.session.invalid:
+            # Refused before anything is written: the case holds something else than the field shows.
+            self.refresh_views()
+            path, why = next(iter(self.session.invalid.items()))
+            self.notify(f"{path}: {why}", title="not saved: fix this field first", severity="error",
+                        timeout=8)
+            self.post_message(JumpToField(path))
+            return
+        self.saving = True
+        self.notify("saving…", timeout=2)
+        self._save()
 
     @work(thread=True, exclusive=True, group="save", name="save case")
     def _save(self) -> None:
         try:
             saved, changed = self.session.save()
-        except seams.CaseRefused as exc:
-            self.app.call_from_thread(self._refused, exc)
-            return
         except PromoteError as exc:
             self.app.call_from_thread(self._refused, exc)
             return
         self.app.call_from_thread(self._saved, saved, changed)
 
     def _saved(self, saved: seams.SavedCase, changed: bool) -> None:
+        from tui.screens.browser import BrowserScreen
+
         self.saving = False
-        self._refresh_views()
+        self.refresh_views()
+        for screen in self.app.screen_stack:
+            if isinstance(screen, BrowserScreen) and self.session.drafted_from:
+                screen.mark_saved(self.session.drafted_from, saved.path)
+        errors = [p for p in saved.problems if p.severity == "error"]
+        if errors:
+            self.notify(f"saved {saved.path} as a draft with {len(errors)} error(s): it stays "
+                        "status: draft until the problems panel is clear", title="saved as a draft",
+                        severity="warning", timeout=8)
+            return
         self.notify(f"saved {saved.path}" if changed else f"no change: {saved.path} left as it was",
                     title="saved")
 
     def _refused(self, exc: PromoteError) -> None:
         self.saving = False
-        problems = getattr(exc, "problems", None)
+        problems = getattr(exc, "problems", None) or []
         if problems:
             self.query_one(ProblemsPanel).show(problems)
         self.notify(str(exc), title="not saved", severity="error", timeout=8)
+        personal = {"residual-pii", "known-value", "id", "schema", "edit"}
+        if problems and self.session.case.status != "draft" and not {p.rule for p in problems} & personal:
+            self._offer_draft(len(problems))
+
+    def _offer_draft(self, count: int) -> None:
+        def answered(as_draft: bool | None) -> None:
+            if as_draft:
+                self.session.case = with_field(self.session.case, "status", "draft")
+                self.query_one("#basics-status", Select).value = "draft"
+                self.action_save()
+
+        self.app.push_screen(ConfirmScreen(f"The case has {count} error(s): it can be saved only as a draft. "
+                                           "Save it with status: draft?", yes="Save draft",
+                                           no="Keep editing"),
+                             answered)
 
     def action_open_pr(self) -> None:
         if self.session.dirty:
@@ -206,6 +276,8 @@ class PromoteScreen(Screen):
         tabs = self.query_one(TabbedContent)
         index = TABS.index(tabs.active) if tabs.active in TABS else 0
         tabs.active = TABS[(index + step) % len(TABS)]
+        # Into the tab's first control, not left on the tab bar (or in the field of the tab just left).
+        self.call_after_refresh(self._focus_first, self.query_one(f"#{tabs.active}", TabPane))
 
     def action_toggle_timeline(self) -> None:
         timeline = self.query_one(TurnTimeline)
@@ -223,15 +295,13 @@ class PromoteScreen(Screen):
         index = re.match(r"^\w+\[(\d+)\]", message.field)
         pane = self.query_one(f"#{tab}", TabPane)
         if tab == "numbers":
-            table = pane.query_one(DataTable)
-            table.focus()
-            if index:
-                table.move_cursor(row=int(index.group(1)))
+            numbers = pane.query_one(NumbersTab)
+            numbers.show_figure(int(index.group(1)) if index else None, message.field.rpartition(".")[2])
             return
         if tab == "tools" and message.field.startswith("expected_tools.calls["):
-            listing = pane.query_one("#tools-calls", OptionList)
-            listing.focus()
-            listing.highlighted = int(re.search(r"calls\[(\d+)\]", message.field).group(1))
+            place = int(re.search(r"calls\[(\d+)\]", message.field).group(1))
+            argument = re.search(r"\.match\.(\w+)", message.field)
+            pane.query_one(ToolsTab).show_call(place, argument.group(1) if argument else None)
             return
         fields = pane.query(f"#basics-{top}") if tab == "basics" else None
         if fields:
@@ -244,8 +314,14 @@ class PromoteScreen(Screen):
             if widget.focusable:
                 widget.focus()
                 return
+        self.query_one(TabbedContent).query_one(Tabs).focus()
 
     def action_back(self) -> None:
+        focused = self.focused
+        tabs = self.query_one(TabbedContent)
+        if focused is not None and focused in tabs.query("*") and not isinstance(focused, Tabs):
+            tabs.query_one(Tabs).focus()  # out of the field: a second escape leaves the case
+            return
         below = self.app.screen_stack[:-1]
         from tui.screens.browser import BrowserScreen
 

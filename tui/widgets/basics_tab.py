@@ -1,4 +1,8 @@
-"""Basics: id, title, agent, tier, status, kind, datasets, metadata."""
+"""Basics: id, title, agent, tier, status, kind, the user's input, datasets, metadata.
+
+Each control reports what it shows (`CaseEdited`); the screen validates it with the whole case, so a value
+the model refuses is a problem at that field, never written as something else.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from typing import get_args
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Input, Label, Select, SelectionList
+from textual.widgets import Input, Label, Select, SelectionList, TextArea
 
 from promote.case.model import Case, Kind
 from tui.messages import CaseEdited
@@ -31,6 +35,8 @@ class BasicsTab(VerticalScroll):
                      id="basics-status")
         yield Label("kind")
         yield SelectionList[str](*[(k, k, k in case.kind) for k in get_args(Kind)], id="basics-kind")
+        yield Label("input: the user's words (scrubbed; rewrite placeholders for the sandbox entity)")
+        yield TextArea(case.input, soft_wrap=True, id="basics-input", classes="basics-input")
         yield Label("datasets (comma-separated)")
         yield Input(", ".join(case.datasets), id="basics-datasets")
         yield Label("metadata (JSON object)")
@@ -47,6 +53,11 @@ class BasicsTab(VerticalScroll):
             text = event.value.strip()
             self.post_message(CaseEdited(name, text or None if name == "agent" else text))
 
+    @on(TextArea.Changed, "#basics-input")
+    def _input(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self.post_message(CaseEdited("input", event.text_area.text))
+
     @on(Select.Changed, "#basics-status")
     def _status(self, event: Select.Changed) -> None:
         event.stop()
@@ -61,4 +72,5 @@ class BasicsTab(VerticalScroll):
     @on(JsonArea.Parsed, "#basics-metadata")
     def _metadata(self, event: JsonArea.Parsed) -> None:
         event.stop()
-        self.post_message(CaseEdited("metadata", event.value or {}))
+        invalid = {"metadata": event.error} if event.error else {}
+        self.post_message(CaseEdited("metadata", event.value or {}, invalid))

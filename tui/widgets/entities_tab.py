@@ -66,7 +66,8 @@ class EntitiesTab(VerticalScroll):
     @on(JsonArea.Parsed, "#entity-params")
     def _params(self, event: JsonArea.Parsed) -> None:
         event.stop()
-        self.post_message(CaseEdited("params", event.value or {}))
+        invalid = {"params": event.error} if event.error else {}
+        self.post_message(CaseEdited("params", event.value or {}, invalid))
 
     @on(Input.Changed, "#tenant-id")
     @on(Select.Changed, "#tenant-environment")
@@ -75,6 +76,9 @@ class EntitiesTab(VerticalScroll):
         event.stop()
         tenant_id = self.query_one("#tenant-id", Input).value.strip()
         if not tenant_id:
+            if self.tenant is not None:  # no id: no tenant (the shown controls and the case agree)
+                self.tenant = None
+                self.post_message(CaseEdited("tenant", None))
             return
         value = Tenant(id=tenant_id, environment=self.query_one("#tenant-environment", Select).value,
                        data=self.query_one("#tenant-data", Select).value)

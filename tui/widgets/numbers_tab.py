@@ -1,20 +1,46 @@
 """Numbers: the suggested figures in a table; accept, rename, unit, oracle, tolerance, add, remove.
 
-A draft's figures are suggestions until accepted: only accepted figures are written to the case.
+A draft's figures are suggestions until accepted: only accepted figures are written to the case. The form
+under the table edits the highlighted figure; it is filled from the figure only when the highlight moves
+to another row, never while the SME types. Text a figure cannot take (`abc` as a tolerance) stays in its
+field, is reported up as a problem at that figure, and the figure keeps its last valid value.
 """
 
 from __future__ import annotations
 
+from pydantic import ValidationError
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Label
 
 from promote.case.model import NumericFigure
 from tui.messages import CaseEdited
 
 FORM = ("name", "value", "unit", "oracle", "tolerance")
+COLUMNS = {"tolerance": "tol"}
+
+
+def shown_number(value: float | int) -> str:
+    """A figure's number as the case file writes it (`0.01`, `3`, `1e-06`), never rounded."""
+    return repr(value) if isinstance(value, float) and not value.is_integer() else f"{value:g}"
+
+
+def read_field(name: str, text: str) -> tuple[object, str | None]:
+    """The form field's text as a figure's value, or what is wrong with it."""
+    text = text.strip()
+    if name in ("value", "tolerance"):
+        try:
+            number = float(text)
+        except ValueError:
+            return None, f"{name} must be a number, not {text!r}" if text else f"{name} must be a number"
+        return (int(number) if number.is_integer() and "." not in text and "e" not in text.lower()
+                else number), None
+    if name == "unit":
+        return text or None, None
+    return (text, None) if text else (None, f"{name} cannot be empty")
 
 
 class NumbersTab(VerticalScroll):
@@ -24,17 +50,26 @@ class NumbersTab(VerticalScroll):
         Binding("delete", "remove", "Remove figure", tooltip="Remove the highlighted figure"),
     ]
 
-    def __init__(self, accepted: list[NumericFigure], suggested: list[NumericFigure], **kwargs) -> None:
+    def __init__(self, accepted: list[NumericFigure], suggested: list[NumericFigure],
+                 oracles: list[str] | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.entries: list[list] = [[figure, True] for figure in accepted]
         self.entries += [[figure, False] for figure in suggested if figure not in accepted]
+        self.oracles = sorted(set(oracles or []))
+        self.texts: dict[tuple[int, str], tuple[str, str]] = {}
+        """(entry, form field) → (text, what is wrong) for text the figure could not take."""
+        self._form_row: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("a: accept · n: add · delete: remove · edit the highlighted figure below")
         yield DataTable(cursor_type="row", id="numbers-table")
         with Horizontal(id="numbers-form"):
             for name in FORM:
-                yield Input(placeholder=name, id=f"fig-{name}", classes="fig-input")
+                suggester = SuggestFromList(self.oracles, case_sensitive=False) \
+                    if name == "oracle" and self.oracles else None
+                yield Input(placeholder=name, id=f"fig-{name}", classes="fig-input", suggester=suggester,
+                            tooltip="the oracle of record (right arrow takes the suggestion)"
+                            if name == "oracle" else None)
         yield Label("", id="fig-status")
 
     def on_mount(self) -> None:
@@ -50,28 +85,46 @@ class NumbersTab(VerticalScroll):
             source = figure.source
             found = "-" if source is None else ("reply (derived)" if source.derived else
                                                 f"{source.tool or '?'} {source.path or ''}".strip())
-            table.add_row("✓" if accepted else "·", figure.name, f"{figure.value:g}", figure.unit or "",
-                          figure.oracle, f"{figure.tolerance:g}", found, key=str(index))
+            table.add_row("✓" if accepted else "·", figure.name, shown_number(figure.value),
+                          figure.unit or "", figure.oracle, shown_number(figure.tolerance), found,
+                          key=str(index))
         if cursor is not None and self.entries:
             table.move_cursor(row=max(0, min(cursor, len(self.entries) - 1)))
-        self._fill_form()
+        self._fill_form(force=True)
 
     def _current(self) -> int | None:
         table = self.query_one(DataTable)
         return table.cursor_row if self.entries else None
 
-    def _fill_form(self) -> None:
+    def _fill_form(self, force: bool = False) -> None:
+        """Show the highlighted figure in the form: only when the highlight moved to another row."""
         index = self._current()
+        if index == self._form_row and not force:
+            return
+        self._form_row = index
         figure = self.entries[index][0] if index is not None else None
         for name in FORM:
             field = self.query_one(f"#fig-{name}", Input)
             value = getattr(figure, name) if figure is not None else None
+            text = "" if value is None else (shown_number(value) if name in ("value", "tolerance")
+                                             else str(value))
+            kept = self.texts.get((index, name)) if index is not None else None
             with field.prevent(Input.Changed):
-                field.value = "" if value is None else (
-                    f"{value:g}" if isinstance(value, float) else str(value))
+                field.value = kept[0] if kept else text
+            field.set_class(kept is not None, "-invalid")
+        self._show_status()
+
+    def _show_status(self) -> None:
+        index = self._current()
+        wrong = [why for (row, _), (_, why) in self.texts.items() if row == index]
+        self.query_one("#fig-status", Label).update("; ".join(wrong))
 
     def _emit(self) -> None:
-        self.post_message(CaseEdited("numeric", [figure for figure, accepted in self.entries if accepted]))
+        accepted = [index for index, (_, ok) in enumerate(self.entries) if ok]
+        position = {index: place for place, index in enumerate(accepted)}
+        invalid = {f"numeric[{position[row]}].{name}": why
+                   for (row, name), (_, why) in self.texts.items() if row in position}
+        self.post_message(CaseEdited("numeric", [self.entries[index][0] for index in accepted], invalid))
 
     @on(DataTable.RowHighlighted, "#numbers-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -82,35 +135,39 @@ class NumbersTab(VerticalScroll):
     def _edited(self, event: Input.Changed) -> None:
         event.stop()
         index = self._current()
-        if index is None:
+        if index is None or index != self._form_row:
             return
         name = (event.input.id or "").removeprefix("fig-")
-        text = event.value.strip()
-        status = self.query_one("#fig-status", Label)
-        update: dict = {}
-        if name in ("value", "tolerance"):
-            try:
-                number = float(text)
-            except ValueError:
-                status.update(f"{name} must be a number")
-                return
-            update[name] = int(number) if number.is_integer() and "." not in text else number
-        elif name == "unit":
-            update[name] = text or None
-        elif text:
-            update[name] = text
-        else:
-            status.update(f"{name} cannot be empty")
-            return
-        status.update("")
+        value, why = read_field(name, event.value)
         figure, accepted = self.entries[index]
-        self.entries[index][0] = figure.model_copy(update=update)
-        table = self.query_one(DataTable)
-        column = {"tolerance": "tol"}.get(name, name)
-        shown = update[name]
-        table.update_cell(str(index), column, f"{shown:g}" if isinstance(shown, float) else (shown or ""))
+        if why is None:
+            try:
+                figure = NumericFigure.model_validate({**figure.model_dump(), name: value})
+            except ValidationError as exc:
+                why = exc.errors()[0]["msg"].removeprefix("Value error, ")
+        event.input.set_class(why is not None, "-invalid")
+        if why is not None:
+            self.texts[(index, name)] = (event.value, why)
+        else:
+            self.texts.pop((index, name), None)
+            self.entries[index][0] = figure
+            shown = getattr(figure, name)
+            self.query_one(DataTable).update_cell(
+                str(index), COLUMNS.get(name, name),
+                shown_number(shown) if name in ("value", "tolerance") else (shown or ""))
+        self._show_status()
         if accepted:
             self._emit()
+
+    def show_figure(self, place: int | None, field: str) -> None:
+        """Highlight the case's figure `place` (accepted ones count) and focus its `field` in the form."""
+        accepted = [index for index, (_, ok) in enumerate(self.entries) if ok]
+        table = self.query_one(DataTable)
+        if place is not None and place < len(accepted):
+            table.move_cursor(row=accepted[place])
+            self._fill_form()
+        target = self.query(f"#fig-{field}") if field in FORM else None
+        (target.first() if target else table).focus()
 
     def action_accept(self) -> None:
         index = self._current()
@@ -134,5 +191,7 @@ class NumbersTab(VerticalScroll):
         if index is None:
             return
         del self.entries[index]
+        self.texts = {(row if row < index else row - 1, name): kept
+                      for (row, name), kept in self.texts.items() if row != index}
         self._refresh_table(index)
         self._emit()

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 
 from promote.case.model import ExpectedToolCall, ExpectedTools
 from tui.messages import CaseEdited
-from tui.widgets.tool_call_editor import ToolCallEditor
+from tui.widgets.tool_call_editor import EditorTexts, ToolCallEditor
 
 ORDERS = ("in_order", "any_order", "exact")
 
@@ -34,6 +34,9 @@ class ToolsTab(VerticalScroll):
             if not any(entry[0].name == call.name and entry[0].args == call.args for entry in self.entries):
                 self.entries.append([call, False])
         self.had_tools = tools is not None
+        self.invalid: dict[int, dict[str, str]] = {}
+        """entry → (`match.topic` / `args` → why) for what its editor shows but the call could not take."""
+        self.texts: dict[int, EditorTexts] = {}
 
     def compose(self) -> ComposeResult:
         yield Label("order")
@@ -57,9 +60,12 @@ class ToolsTab(VerticalScroll):
             listing.highlighted = max(0, min(highlight, len(self.entries) - 1))
 
     def _emit(self) -> None:
-        calls = [call for call, included in self.entries if included]
+        included = [index for index, (_, keep) in enumerate(self.entries) if keep]
+        calls = [self.entries[index][0] for index in included]
         value = ExpectedTools(order=self.order, calls=calls) if calls or self.had_tools else None
-        self.post_message(CaseEdited("expected_tools", value))
+        invalid = {f"expected_tools.calls[{place}].{key}": why for place, index in enumerate(included)
+                   for key, why in self.invalid.get(index, {}).items()}
+        self.post_message(CaseEdited("expected_tools", value, invalid))
 
     @on(Select.Changed, "#tools-order")
     def _order(self, event: Select.Changed) -> None:
@@ -77,21 +83,36 @@ class ToolsTab(VerticalScroll):
         holder = self.query_one("#tools-editor", Vertical)
         await holder.remove_children()
         if index is not None and 0 <= index < len(self.entries):
-            editor = ToolCallEditor(self.entries[index][0])
-            editor.entry_index = index
+            editor = ToolCallEditor(self.entries[index][0], self.texts.get(index), entry=index)
             await holder.mount(editor)
 
     @on(ToolCallEditor.Changed)
     def _call_changed(self, event: ToolCallEditor.Changed) -> None:
         event.stop()
-        index = getattr(event.control, "entry_index", None) if event.control else None
-        editor = self.query(ToolCallEditor).first()
-        index = getattr(editor, "entry_index", index)
-        if index is None:
+        index = event.entry
+        if index is None or index >= len(self.entries):
             return
         self.entries[index][0] = event.call
+        self.invalid[index] = event.invalid
+        self.texts[index] = event.texts
         if self.entries[index][1]:
             self._emit()
+
+    def show_call(self, place: int, argument: str | None) -> None:
+        """Highlight the case's call `place` (included ones count) and focus `argument`'s rule, if any."""
+        included = [index for index, (_, keep) in enumerate(self.entries) if keep]
+        listing = self.query_one("#tools-calls", OptionList)
+        listing.focus()
+        if place < len(included):
+            listing.highlighted = included[place]
+
+        def focus_rule() -> None:
+            editor = self.query(ToolCallEditor)
+            if argument and editor and argument in editor.first().arguments():
+                row = editor.first().arguments().index(argument)
+                self.query_one(f"#rule-text-{row}").focus()
+
+        self.call_after_refresh(focus_rule)
 
     def _current(self) -> int | None:
         return self.query_one("#tools-calls", OptionList).highlighted
@@ -109,5 +130,9 @@ class ToolsTab(VerticalScroll):
         if index is None or not 0 <= index + step < len(self.entries):
             return
         self.entries[index], self.entries[index + step] = self.entries[index + step], self.entries[index]
+        for kept in (self.invalid, self.texts):
+            kept[index], kept[index + step] = kept.pop(index + step, None), kept.pop(index, None)
+            for key in [key for key, value in kept.items() if value is None]:
+                del kept[key]
         self._refresh_list(index + step)
         self._emit()
