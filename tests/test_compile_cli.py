@@ -79,7 +79,8 @@ def test_check_fails_after_an_edit_and_passes_after_recompiling(tmp_path: Path, 
 def test_check_names_a_missing_artifact_and_target_selection_keeps_other_targets(tmp_path: Path) -> None:
     out = tmp_path / "compiled"
     compile_paths([GOLDEN_CASES], out, targets=["numeric"])
-    assert sorted(_files(out)) == ["numeric/hr.policy_carryover_004.oracle.json",
+    assert sorted(_files(out)) == [".promote-compile.json",  # the manifest of what compile wrote
+                                   "numeric/hr.policy_carryover_004.oracle.json",
                                    "numeric/wfm.accrual_balance_007.oracle.json"]
     report = compile_paths([GOLDEN_CASES], out, targets=["numeric", "safety"], check=True)
     assert [(line.path, line.result) for line in report.stale] == [
