@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import Field, ValidationError
 from ruamel.yaml.error import YAMLError
 
+from promote.case.case_limits import read_case_text, refuse_deep_or_huge
 from promote.case.model import Case, Entity, Tenant
 from promote.case.validate import case_files_under
 from promote.case.yaml_io import load_tree, yaml_factory
@@ -186,10 +187,18 @@ def _normal(text: str) -> str:
 
 
 def _read_yaml(path: Path, what: str) -> Any:
+    """A repo file read like a case: size limit while reading, no FIFO or device, depth and numbers
+    bounded (`case_limits`)."""
+    text = read_case_text(path)
     try:
-        return yaml_factory().load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, YAMLError) as exc:
+        tree = yaml_factory().load(text)
+    except (RecursionError, ValueError):
+        raise PromoteError(f"{what} unreadable: nested too deeply or a number too large",
+                           where=str(path)) from None
+    except YAMLError as exc:
         raise PromoteError(f"{what} unreadable: {str(exc).splitlines()[0]}", where=str(path)) from None
+    refuse_deep_or_huge(tree, path)
+    return tree
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -198,8 +207,9 @@ def _first_error(exc: ValidationError) -> str:
 
 
 def load_config(path: Path) -> RepoConfig:
-    """Read `evals/promote.yaml` (none: neutral defaults); a malformed one is an error the user can fix."""
-    if not path.is_file():
+    """Read `evals/promote.yaml` (none: neutral defaults); a malformed one (or a FIFO, a folder, a
+    dangling link in its place) is an error the user can fix."""
+    if not path.exists() and not path.is_symlink():
         return RepoConfig()
     data = _read_yaml(path, "promote config")
     try:

@@ -150,3 +150,20 @@ def test_a_pattern_that_runs_too_long_in_check_times_out() -> None:
     with pytest.raises(PatternTimeout):
         search(slow, "a" * 60 + "!", timeout=0.2)
     assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("content", ["fifo", "deep", "big-int"])
+def test_the_eval_repos_own_yaml_files_are_read_with_the_same_bounds(tmp_path, content) -> None:
+    from promote.errors import PromoteError
+    from promote.repo.eval_repo import load_catalog, load_config
+
+    config, catalog = tmp_path / "promote.yaml", tmp_path / "entities.yaml"
+    for path in (config, catalog):
+        if content == "fifo":
+            os.mkfifo(path)
+        else:
+            path.write_text("agents: " + "[" * 3000 + "]" * 3000 + "\n" if content == "deep"
+                            else "default: {pillar: " + "9" * 5000 + "}\n")
+    for load, path in ((load_config, config), (load_catalog, catalog)):
+        with pytest.raises(PromoteError):
+            load(path)
