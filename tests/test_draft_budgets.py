@@ -45,9 +45,9 @@ def test_the_policy_sets_the_headroom_and_can_leave_the_duration_out() -> None:
 def test_a_turn_that_shows_nothing_has_no_budgets() -> None:
     budgets, notes = draft_budgets(_turn(0, 0, None, None), POLICY)
     assert budgets is None
-    assert notes == ["budgets: left out: max_tool_calls (the turn called no tool); max_model_calls (the trace "
-                     "records no model call); max_tokens (the trace reports no tokens); max_duration_ms "
-                     "(the trace has no timing)"]
+    assert notes == ["budgets: left out: max_tool_calls (the turn called no tool); max_model_calls (the "
+                     "trace records no model call); max_tokens (the trace reports no tokens); "
+                     "max_duration_ms (the trace has no timing)"]
 
 
 def test_the_eval_repo_policy_is_read_and_the_shipped_default_applies_without_one(tmp_path: Path) -> None:

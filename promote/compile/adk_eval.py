@@ -22,8 +22,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from promote.case.model import ExpectedToolCall
 from promote.case.rules import PLACEHOLDER_RE
 from promote.compile.adk_tool_args import FUNCTION, METRIC, rules_json
+from promote.compile.match_rules import call_rules
 from promote.compile.artifacts import (
     Artifact, CompileUnit, CompileWarning, TargetOutput, dataset_groups, json_text, slug,
 )
@@ -110,7 +112,7 @@ def _route_arguments(unit: CompileUnit, policy: SuitePolicy, output: TargetOutpu
         output.notes.append(CompileWarning(NAME, case.id, "expected_tools", (
             "tool names and order: ADK trajectory (ignore_args); the case rules no argument")))
         return None
-    held = [call.name for call in ruled if PLACEHOLDER_RE.search(str(rules_json([call])))]
+    held = [call.name for call in ruled if _quotes_placeholder(call)]
     if held:
         output.warnings.append(CompileWarning(NAME, case.id, "expected_tools", (
             f"arguments of {', '.join(held)} quote a scrub placeholder, which only promote check compares "
@@ -119,6 +121,14 @@ def _route_arguments(unit: CompileUnit, policy: SuitePolicy, output: TargetOutpu
     output.notes.append(CompileWarning(NAME, case.id, "expected_tools", (
         f"tool names and order: ADK trajectory (ignore_args); argument rules: {where}")))
     return rules_json(calls) if where == TO_ADK else None
+
+
+def _quotes_placeholder(call: ExpectedToolCall) -> bool:
+    """True when a rule compares against a scrub placeholder (an `ignore`d example value compares nothing)."""
+    for name, rule in call_rules(call).items():
+        if rule.kind != "ignore" and PLACEHOLDER_RE.search(f"{(call.args or {}).get(name)} {rule}"):
+            return True
+    return False
 
 
 def _eval_case(unit: CompileUnit, policy: SuitePolicy, output: TargetOutput) -> dict[str, Any]:
