@@ -206,9 +206,11 @@ def validate_file(path: Path, *, residual_scan: ResidualScan | None = None) -> F
         return FileResult(path=str(path), ok=False, bad_input=True,
                           problems=[_bad_input(exc.where or str(path), message)])
     problems = _tree_problems(tree, path, residual_scan, located=True)
+    # An id the residual scan flagged is not repeated in the report (it names the case nowhere).
+    id_flagged = any(p.rule == "residual-pii" and p.field == "id" for p in problems)
     return FileResult(
         path=str(path),
-        id=str(tree.get("id")) if tree.get("id") is not None else None,
+        id=str(tree.get("id")) if tree.get("id") is not None and not id_flagged else None,
         status=str(tree.get("status")) if tree.get("status") is not None else None,
         ok=not any(p.severity == "error" for p in problems),
         problems=problems,

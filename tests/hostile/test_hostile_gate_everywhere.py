@@ -51,6 +51,7 @@ PLANTED = {
     "trace-service": ("service: hr-policy-advisor", "service: laptop-greg-hallman-01"),
     "source-path": ("path: evals/cases/hr.policy_carryover_004.yaml",
                     "path: evals/greg.hallman/hr.policy_carryover_004.yaml"),
+    "case-id": ("id: hr.policy_carryover_004", "id: hr.greg_hallman_004"),
     "forbidden-tool": ("must_cite: [PTO-CA-2026 §4.2]",
                        "must_cite: [PTO-CA-2026 §4.2]\nforbidden_tools: [email_greg_hallman]"),
 }
@@ -79,7 +80,8 @@ def test_validate_flags_a_value_wherever_the_file_holds_it_and_never_repeats_it(
     assert _leaks(captured.out + captured.err) == []
 
 
-@pytest.mark.parametrize("where", ["comment-eol", "metadata-key", "anchor", "tool-name", "base64-value"])
+@pytest.mark.parametrize("where", ["comment-eol", "metadata-key", "anchor", "tool-name", "base64-value",
+                                   "case-id"])
 def test_validate_json_does_not_repeat_it_either(tmp_path, capsys, where):
     path = _plant(tmp_path, where)
     assert main(["validate", "--json", str(path)]) == 1
@@ -156,3 +158,19 @@ def test_check_shows_a_tool_named_after_a_person_by_its_placeholder():
     reasons = " ".join(result.reason for result in report.cases[0].results)
     assert "tool-order" in {r.label for r in report.cases[0].results if r.verdict == "fail"}
     assert _leaks(reasons) == [], reasons
+
+
+@pytest.mark.parametrize("where", ["comment-line", "anchor", "case-id", "trace-service", "source-path"])
+def test_pr_refuses_a_case_that_fails_the_gate_and_commits_nothing(tmp_path, monkeypatch, where):
+    from promote.repo.pr import PrOptions, open_pull_request
+    from promote.repo.pr_gates import CasesRefused
+    from tests.pr_helpers import make_eval_repo
+
+    (tmp_path / "repo").mkdir()
+    repo = make_eval_repo(tmp_path / "repo", monkeypatch)
+    path = _plant(tmp_path, where)
+    with pytest.raises(CasesRefused) as refused:
+        open_pull_request([path], repo.root, PrOptions(push=True))
+    shown = " ".join([str(refused.value), *refused.value.problems]).replace(str(tmp_path), "")
+    assert "residual-pii" in shown and _leaks(shown) == []
+    assert repo.branches() == ["main"] and repo.origin_branches() == ["main"]
