@@ -3,8 +3,9 @@ anchors, tags, and what encoded text decodes to.
 
 A case file is committed, pushed, compiled and printed whole, so whatever it holds leaves with it: a
 name in a YAML comment, in a metadata key, in an anchor (`&jane_doe`), in a tag, base64 or `!!binary`
-text, HTML entities (`&#74;ane`), a tool or figure name, the case id (the pushed branch and compile's
-folder names), a dataset, a tenant id, a trace's service or a source path. `scan_units` lists them all.
+text, HTML entities (`&#74;ane`), percent-encoding, a tool or figure name, the case id (the pushed
+branch and compile's folder names), a dataset, a tenant id, a trace's service or a source path.
+`scan_units` lists them all.
 
 Texts are scanned as they are; identifiers (`lookup_jane_doe`, `laptop-jane-doe-01`) also as the words
 they join, and under a neutral scan path, so the name of the field (`name`, `id`) is not taken as a
@@ -18,6 +19,7 @@ import base64
 import binascii
 import html
 import re
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -163,6 +165,9 @@ def _decoded(text: str) -> Iterator[str]:
     unescaped = html.unescape(text)
     if unescaped != text:
         yield unescaped
+    unquoted = urllib.parse.unquote(unescaped)  # greg%2Ehallman%40example.com
+    if unquoted != unescaped:
+        yield unquoted
     for run in _BASE64.findall(text):
         if _HEX_ID.fullmatch(run.rstrip("=")):
             continue

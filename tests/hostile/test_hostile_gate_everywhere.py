@@ -20,6 +20,7 @@ from tests.conftest import GOLDEN_CASES, TRACES
 HERO = GOLDEN_CASES / "hr.policy_carryover_004.yaml"
 NAME, EMAIL = "Greg Hallman", "greg.hallman@example.com"
 SECRETS = (NAME, EMAIL, "hallman", "Hallman")
+URLSAFE = base64.urlsafe_b64encode(EMAIL.encode()).decode()
 
 
 def _b64(text: str) -> str:
@@ -51,6 +52,14 @@ PLANTED = {
     "trace-service": ("service: hr-policy-advisor", "service: laptop-greg-hallman-01"),
     "source-path": ("path: evals/cases/hr.policy_carryover_004.yaml",
                     "path: evals/greg.hallman/hr.policy_carryover_004.yaml"),
+    # other placements and disguises of the same classes
+    "anchor-on-list": ("kind: [functional", "kind: &greg_hallman_kinds [functional"),
+    "tag-on-mapping": ("metadata:\n", "metadata: !greg.hallman@example.com\n"),
+    "percent-encoded": ("  persona: employee", "  persona: employee\n  link: greg%2Ehallman%40example.com"),
+    "base64url-in-text": ("  persona: employee",
+                          f"  persona: employee\n  url: https://x.test/?t={URLSAFE}"),
+    "comment-after-block-scalar": ("numeric:", f"# signed off by {NAME}\nnumeric:"),
+    "key-in-list-item": ("  persona: employee", f"  persona: employee\n  owners: [{{{EMAIL}: lead}}]"),
     "case-id": ("id: hr.policy_carryover_004", "id: hr.greg_hallman_004"),
     "forbidden-tool": ("must_cite: [PTO-CA-2026 §4.2]",
                        "must_cite: [PTO-CA-2026 §4.2]\nforbidden_tools: [email_greg_hallman]"),
