@@ -3,6 +3,7 @@ longest frame the UI thread was blocked while loading. A benchmark, not a test.
 
     .venv/bin/python -m benchmarks.tui_bench --size-mb 100      # export from benchmarks/gen_exports.py
     .venv/bin/python -m benchmarks.tui_bench --size-mb 10 --why # and where the blocked frames were spent
+    .venv/bin/python -m benchmarks.tui_bench --typing           # typing into the promote screen (issue 37)
 
 Goals (issue 14): first rows < 1 s, no frame blocked > 100 ms. Each run is a fresh process started the
 way `promote tui` starts: the clock starts at the top of that process, the loader child is started
@@ -169,7 +170,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-compile", action="store_true",
                         help="measure without the sources' bytecode on disk")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the fresh process
+    parser.add_argument("--typing", action="store_true",
+                        help="type 40 characters at 20 ms a key into every text field of the promote screen "
+                             "(benchmarks/tui_typing.py): keys lost, UI-thread time per key")
     args = parser.parse_args(argv)
+    if args.typing:
+        from benchmarks.tui_typing import main as typing
+
+        load = os.getloadavg()[0]
+        figures = typing()
+        figures["load_average_1min_before"] = round(load, 2)
+        figures["cores"] = os.cpu_count()
+        print(json.dumps(figures, indent=1))
+        return 1 if figures["fields_with_lost_or_reordered_keys"] else 0
     if args.measure:
         with tempfile.TemporaryDirectory() as scratch:
             # A fresh eval repo and state folder: no recovery offer from an earlier run stops the open.

@@ -69,6 +69,7 @@ class JsonArea(Vertical):
         wrong_type = self.expect is not None and value is not None and not isinstance(value, self.expect)
         if error is None and wrong_type:
             error = f"must be a JSON {'object' if self.expect is dict else self.expect.__name__}"
-        status.update(error or "")
+        if str(status.content) != (error or ""):  # an update lays the screen out again: not on every key
+            status.update(error or "")
         status.set_class(error is not None, "error")
         return (None, error) if error else (value, None)

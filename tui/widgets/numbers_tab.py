@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.suggester import SuggestFromList
+from textual.timer import Timer
 from textual.widgets import DataTable, Input, Label
 
 from promote.case.model import NumericFigure
@@ -59,6 +60,8 @@ class NumbersTab(VerticalScroll):
         self.texts: dict[tuple[int, str], tuple[str, str]] = {}
         """(entry, form field) → (text, what is wrong) for text the figure could not take."""
         self._form_row: int | None = None
+        self._stale_rows: set[int] = set()
+        self._table_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("a: accept · n: add · delete: remove · edit the highlighted figure below")
@@ -79,6 +82,7 @@ class NumbersTab(VerticalScroll):
         self._refresh_table(0)
 
     def _refresh_table(self, cursor: int | None) -> None:
+        self._stale_rows.clear()
         table = self.query_one(DataTable)
         table.clear()
         for index, (figure, accepted) in enumerate(self.entries):
@@ -116,8 +120,10 @@ class NumbersTab(VerticalScroll):
 
     def _show_status(self) -> None:
         index = self._current()
-        wrong = [why for (row, _), (_, why) in self.texts.items() if row == index]
-        self.query_one("#fig-status", Label).update("; ".join(wrong))
+        wrong = "; ".join(why for (row, _), (_, why) in self.texts.items() if row == index)
+        status = self.query_one("#fig-status", Label)
+        if str(status.content) != wrong:  # an update lays the screen out again: not on every key
+            status.update(wrong)
 
     def _emit(self) -> None:
         accepted = [index for index, (_, ok) in enumerate(self.entries) if ok]
@@ -151,10 +157,11 @@ class NumbersTab(VerticalScroll):
         else:
             self.texts.pop((index, name), None)
             self.entries[index][0] = figure
-            shown = getattr(figure, name)
-            self.query_one(DataTable).update_cell(
-                str(index), COLUMNS.get(name, name),
-                shown_number(shown) if name in ("value", "tolerance") else (shown or ""))
+            self._stale_rows.add(index)
+            if self._table_timer is not None:
+                self._table_timer.stop()
+            # The table row follows once typing pauses: a cell update re-measures the whole table.
+            self._table_timer = self.set_timer(0.15, self._update_rows, name="figure rows after typing")
         self._show_status()
         if accepted:
             self._emit()
@@ -168,6 +175,17 @@ class NumbersTab(VerticalScroll):
             self._fill_form()
         target = self.query(f"#fig-{field}") if field in FORM else None
         (target.first() if target else table).focus()
+
+    def _update_rows(self) -> None:
+        table = self.query_one(DataTable)
+        for index in sorted(self._stale_rows):
+            if index < len(self.entries):
+                figure = self.entries[index][0]
+                for name in FORM:
+                    value = getattr(figure, name)
+                    table.update_cell(str(index), COLUMNS.get(name, name),
+                                      shown_number(value) if name in ("value", "tolerance") else (value or ""))
+        self._stale_rows.clear()
 
     def action_accept(self) -> None:
         index = self._current()

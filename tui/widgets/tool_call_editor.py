@@ -103,9 +103,11 @@ class ToolCallEditor(Vertical):
                 self.texts.rules[name] = (kind, field_input.value)
             elif kind != "exact" or name in match:
                 match[name] = rule
-        self.query_one("#rule-status", Label).update(
-            "; ".join(f"{key.removeprefix('match.')}: {why}" for key, why in self.invalid.items()
-                      if key.startswith("match.")))
+        status = self.query_one("#rule-status", Label)
+        wrong = "; ".join(f"{key.removeprefix('match.')}: {why}" for key, why in self.invalid.items()
+                          if key.startswith("match."))
+        if str(status.content) != wrong:  # an update lays the screen out again: not on every key
+            status.update(wrong)
         try:
             self.call = ExpectedToolCall.model_validate({**self.call.model_dump(), "match": match or None})
         except ValidationError as exc:
