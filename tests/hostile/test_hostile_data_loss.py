@@ -219,3 +219,57 @@ def test_junit_output_that_is_an_input_is_refused(tmp_path, which) -> None:
     assert done.returncode == 2, done.stderr
     assert b"input" in done.stderr and len(done.stderr.decode().strip().splitlines()) == 1
     assert {path: path.read_bytes() for path in before} == before
+
+
+@pytest.mark.parametrize("link", ["adk/hr_policy_carryover_golden",
+                                  "numeric/hr.policy_carryover_004.oracle.json", ".promote-compile.json"])
+def test_compile_refuses_a_symlink_anywhere_below_the_output_folder(tmp_path, link) -> None:
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.json").write_text("keep\n")
+    target = outside if not link.endswith(".json") else outside / "keep.json"
+    (out / link).parent.mkdir(parents=True, exist_ok=True)
+    (out / link).symlink_to(target)
+    done = _compile(str(GOLDEN_CASES), "-o", str(out))
+    assert done.returncode == 2 and b"symlink" in done.stderr, done.stderr
+    assert _tree(outside) == {"keep.json": b"keep\n"}
+
+
+@pytest.mark.parametrize("entry", ["../outside/keep.json", "numeric/../../outside/keep.json",
+                                   "{outside}/keep.json"])
+def test_a_hostile_manifest_cannot_name_a_file_outside_the_output_folder(tmp_path, entry) -> None:
+    import json
+
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.json").write_text("keep\n")
+    assert _compile(str(GOLDEN_CASES), "-o", str(out)).returncode == 0
+    manifest = out / ".promote-compile.json"
+    data = json.loads(manifest.read_text())
+    data["files"].append(entry.format(outside=outside))
+    manifest.write_text(json.dumps(data))
+    assert _compile(str(GOLDEN_CASES / "wfm.accrual_balance_007.yaml"), "-o", str(out)).returncode == 0
+    assert _tree(outside) == {"keep.json": b"keep\n"}
+
+
+@pytest.mark.parametrize("disguise", ["link-to-repo", "relative", "registered-by-user"])
+def test_a_stale_lock_in_disguise_removes_nothing(tmp_path, monkeypatch, disguise) -> None:
+    repo = make_eval_repo(tmp_path, monkeypatch)
+    (repo.root / "keep.txt").write_text("mine\n")
+    if disguise == "link-to-repo":
+        named = tmp_path / "promote-pr-link"
+        named.symlink_to(repo.root)
+    elif disguise == "relative":
+        named = Path("promote-pr-x")
+        (repo.root / "promote-pr-x").mkdir()
+        (repo.root / "promote-pr-x" / "keep.txt").write_text("mine\n")
+    else:  # the user's own worktree, not named like the tool's
+        named = tmp_path / "my-worktree"
+        git(repo.root, "worktree", "add", "--quiet", "--detach", str(named), "main")
+    lock = _stale_lock(repo, worktree=str(named))
+    open_pull_request([DRAFT], repo.root, PrOptions(dry_run=True))
+    assert (repo.root / "keep.txt").read_text() == "mine\n" and not lock.exists()
+    if disguise == "relative":
+        assert (repo.root / "promote-pr-x" / "keep.txt").exists()
+    if disguise == "registered-by-user":
+        assert named.is_dir() and str(named) in repo.worktrees()
