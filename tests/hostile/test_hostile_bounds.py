@@ -167,3 +167,40 @@ def test_the_eval_repos_own_yaml_files_are_read_with_the_same_bounds(tmp_path, c
     for load, path in ((load_config, config), (load_catalog, catalog)):
         with pytest.raises(PromoteError):
             load(path)
+
+
+@pytest.mark.parametrize("where", ["reply.matches", "reply.not_matches", "regex-rule"])
+def test_check_ends_on_a_pattern_that_slipped_past_validation(where) -> None:
+    """A case built in code (or by an older promote) can hold a pattern validate refuses today:
+    check still ends, and says why instead of a verdict."""
+    from promote.case.checks import ReplyChecks
+    from promote.case.model import ArgRule
+    from promote.check import check_cases
+    from promote.check.run import load_case_model
+    from promote.listing import list_traces
+    from promote.scrubbing import engine
+
+    slow = r"^(a|aa)+$"
+    case = load_case_model(HERO)
+    trace = next(t for t in list_traces([TRACES / "adk2.otlp.jsonl"]).traces
+                 if any(c.name == "search_hr_policy" for turn in t.turns for c in turn.tool_calls))
+    trace = trace.model_copy(deep=True)
+    turn = trace.turns[0]
+    bomb = "a" * 60 + "!"
+    if where == "regex-rule":
+        call = next(c for c in turn.tool_calls if c.name == "search_hr_policy")
+        call.args = {**call.args, "topic": bomb}
+        rule = ArgRule.model_construct(kind="regex", pattern=slow, tolerance=None, values=None)
+        expected = case.expected_tools.calls[1]
+        object.__setattr__(expected, "match", {**expected.match, "topic": rule})  # past validation
+        label = "tool-args"
+    else:
+        turn.final_response = bomb
+        field = where.split(".")[1]
+        object.__setattr__(case, "reply", ReplyChecks.model_construct(**{field: [slow]}))
+        label = {"matches": "reply-match", "not_matches": "reply-not-match"}[field]
+    started = time.monotonic()
+    report = check_cases([("hero", case)], [trace], engine=engine())
+    assert time.monotonic() - started < 60
+    result = next(r for r in report.cases[0].results if r.label == label)
+    assert result.verdict in ("inconclusive", "fail") and "did not finish" in result.reason, result
