@@ -176,3 +176,15 @@ def test_a_dataset_mixing_orders_is_split_per_match_type(tmp_path: Path) -> None
     assert hero.eval_cases[0].session_input.state == {"as_of": "2026-06-29"}  # a YAML date, as JSON text
     assert sorted(w.case_id for w in report.warnings if w.field == "expected_tools.order") == [
         "hr.policy_carryover_004", "wfm.accrual_balance_007"]
+
+
+def test_a_case_expecting_no_call_is_noted_as_an_exact_empty_trajectory(tmp_path: Path) -> None:
+    calls = ("  calls:\n    - name: get_employee_context\n    - name: search_hr_policy\n"
+             "      args: {topic: pto_carryover, jurisdiction: CA}\n"
+             "      match: {topic: exact, jurisdiction: exact}")
+    output, config = _compile_hero(tmp_path, calls, "  calls: []")
+    criterion = config.criteria["tool_trajectory_avg_score"].model_dump()
+    assert (criterion["match_type"], criterion["ignore_args"]) == ("EXACT", True)
+    assert [str(note) for note in output.notes] == [
+        "hr.policy_carryover_004: expected_tools: no tool call expected: ADK trajectory EXACT over an "
+        "empty list (any call fails)"]

@@ -107,6 +107,9 @@ def _route_arguments(unit: CompileUnit, policy: SuitePolicy, output: TargetOutpu
     calls = case.expected_tools.calls if case.expected_tools is not None else []
     ruled = [call for call in calls if call.args or call.match]
     if not calls:
+        if case.expected_tools is not None:
+            output.notes.append(CompileWarning(NAME, case.id, "expected_tools", (
+                "no tool call expected: ADK trajectory EXACT over an empty list (any call fails)")))
         return None
     if not ruled:
         output.notes.append(CompileWarning(NAME, case.id, "expected_tools", (
