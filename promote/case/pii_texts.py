@@ -101,6 +101,11 @@ def _schema_keys() -> set[str]:
     return _SCHEMA_KEYS_CACHE
 
 
+def is_schema_key(key: str) -> bool:
+    """True for a key portable-v1 itself defines (`numeric`, `tolerance`, ...)."""
+    return key in _schema_keys()
+
+
 def _shape(location: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(part for part in location if not isinstance(part, int))
 

@@ -107,8 +107,20 @@ def _tab_indent_line(text: str) -> int | None:
 
 
 def _duplicate_key_name(message: str) -> str:
+    """The duplicated key, quoted, when it may be shown: a key of the format, or one the scrubber finds
+    nothing personal in (an error message must not repeat a name; the line says where it is)."""
     found = re.search(r'found duplicate key "([^"]+)"', message)
-    return f'"{found.group(1)}"' if found else ""
+    if not found:
+        return ""
+    key = found.group(1)
+    from promote.case.pii_texts import is_schema_key, words_of
+
+    if is_schema_key(key):
+        return f'"{key}"'
+    from promote.scrubbing import engine
+
+    clean = all(engine().detections(text) == [] for text in {key, words_of(key)} if text)
+    return f'"{key}"' if clean else "(a key that may hold personal data: see the line)"
 
 
 def _check_format_version(tree: CommentedMap, path: Path) -> None:

@@ -183,3 +183,14 @@ def test_pr_refuses_a_case_that_fails_the_gate_and_commits_nothing(tmp_path, mon
     shown = " ".join([str(refused.value), *refused.value.problems]).replace(str(tmp_path), "")
     assert "residual-pii" in shown and _leaks(shown) == []
     assert repo.branches() == ["main"] and repo.origin_branches() == ["main"]
+
+
+@pytest.mark.parametrize("key", [EMAIL, "greg_hallman"])
+def test_a_duplicated_key_holding_a_value_is_not_repeated(tmp_path, capsys, key):
+    text = HERO.read_text(encoding="utf-8").replace("  persona: employee",
+                                                    f"  persona: employee\n  {key}: a\n  {key}: b", 1)
+    path = tmp_path / HERO.name
+    path.write_text(text, encoding="utf-8")
+    assert main(["validate", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert "duplicate key" in captured.err and _leaks(captured.out + captured.err) == []
