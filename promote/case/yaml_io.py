@@ -35,6 +35,7 @@ from scrubbers.yaml_limits import MAX_YAML_BYTES, MAX_YAML_NODES, too_big
 SCHEMA_FILE = "schema/portable-v1.schema.json"
 SCHEMA_HEADER = f"yaml-language-server: $schema=../../{SCHEMA_FILE}"
 _FORMAT_RE = re.compile(r"^portable-v(\d+)$")
+_QUOTED = re.compile(r"'[^'\s]{3,}'|\"[^\"\s]{3,}\"")
 
 
 def yaml_factory() -> YAML:
@@ -79,7 +80,9 @@ def load_tree(path: str | Path, text: str | None = None) -> CommentedMap:
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
-        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        # The parser quotes what it read (`found undefined alias 'jane_doe'`): a quoted word is dropped,
+        # a quoted character (`expected ',' or ']'`) kept; the line says where.
+        problem = _QUOTED.sub("(…)", (exc.problem or exc.context or "invalid YAML").strip())
         if "duplicate key" in str(exc):
             problem = "duplicate key " + _duplicate_key_name(str(exc))
         raise PromoteError(problem, where=where(path, line), hint="fix the YAML syntax") from None

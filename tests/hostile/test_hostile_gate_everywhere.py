@@ -194,3 +194,14 @@ def test_a_duplicated_key_holding_a_value_is_not_repeated(tmp_path, capsys, key)
     assert main(["validate", str(path)]) == 2
     captured = capsys.readouterr()
     assert "duplicate key" in captured.err and _leaks(captured.out + captured.err) == []
+
+
+@pytest.mark.parametrize("broken", ["  persona: *greg_hallman", "  persona: !greg.hallman@example.com! x",
+                                    '  persona: "greg.hallman@example.com\\q"'])
+def test_a_yaml_error_does_not_repeat_what_the_parser_read(tmp_path, capsys, broken):
+    text = HERO.read_text(encoding="utf-8").replace("  persona: employee", broken, 1)
+    path = tmp_path / HERO.name
+    path.write_text(text, encoding="utf-8")
+    assert main(["validate", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert _leaks(captured.out + captured.err) == [], captured.err
