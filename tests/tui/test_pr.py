@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import html
+
 import asyncio
 
 from textual.widgets import Label, TextArea
@@ -54,9 +56,25 @@ async def save_and_open_pr(root, carryover_trace) -> str:
         headline = str(shown.query_one("#pr-headline", Label).content)
         assert f"branch promote/{case_id}" in headline
         body = shown.query_one("#pr-body", TextArea).text
-        assert body == shown.result.body and case_id in body
+        assert body == html.unescape(shown.result.body) and case_id in body
+        assert "<PERSON_1>" in body and "&lt;" not in body  # shown as it reads, not as markdown escapes it
         assert case_id in str(shown.query_one("#pr-title", Label).content)
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
+        # Again with nothing saved since: the same pull request, no command-line advice.
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert isinstance(app.screen, PrResultScreen) and app.screen.result.branch == f"promote/{case_id}"
+        await pilot.press("escape")
+        # A new revision saved: it goes on a branch of its own.
+        screen.query_one("#basics-title").focus()
+        await pilot.press("end", *" (CA)", "ctrl+s")
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        messages = " ".join(str(n.message) for n in app._notifications)
+        assert "--branch" not in messages
+        assert isinstance(app.screen, PrResultScreen), messages
+        assert app.screen.result.branch == f"promote/{case_id}-r2"
     return case_id

@@ -75,6 +75,8 @@ class PromoteScreen(Screen):
         self.saving = False
         self._debounce: Timer | None = None
         self.views_shown: Views | None = None
+        self.opened_pr = None
+        """The pull request ctrl+o opened (`tui.pull_request.OpenedPr`), shown again if nothing changed."""
 
     def compose(self) -> ComposeResult:
         session = self.session
@@ -250,25 +252,23 @@ class PromoteScreen(Screen):
 
     @work(thread=True, exclusive=True, group="pr", name="open pull request")
     def _open_pr(self) -> None:
-        from promote.repo.git import Git
-        from promote.repo.pr import PrOptions, open_pull_request
+        from tui.pull_request import open_pr
 
-        root = self.session.repo.root
         try:
-            # With a remote: push and open it; without one the branch is committed locally and the
-            # PR text is shown for opening by hand.
-            has_remote = Git(root).remote_url() is not None
-            result = open_pull_request([self.session.path], root, PrOptions(open=has_remote))
+            opened = open_pr(self.session, self.opened_pr)
         except PromoteError as exc:
             self.app.call_from_thread(self.notify, str(exc), title="no pull request", severity="error",
                                       timeout=10)
             return
-        self.app.call_from_thread(self._pr_opened, result)
+        self.app.call_from_thread(self._pr_opened, opened)
 
-    def _pr_opened(self, result) -> None:
+    def _pr_opened(self, opened) -> None:
         from tui.screens.pr_result import PrResultScreen
 
-        self.app.push_screen(PrResultScreen(result))
+        self.opened_pr = opened
+        if opened.again:
+            self.notify("nothing saved since: this is the pull request opened before", timeout=5)
+        self.app.push_screen(PrResultScreen(opened.result))
 
     # navigation --------------------------------------------------------------------------------
 

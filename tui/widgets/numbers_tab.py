@@ -183,8 +183,8 @@ class NumbersTab(VerticalScroll):
                 figure = self.entries[index][0]
                 for name in FORM:
                     value = getattr(figure, name)
-                    table.update_cell(str(index), COLUMNS.get(name, name),
-                                      shown_number(value) if name in ("value", "tolerance") else (value or ""))
+                    text = shown_number(value) if name in ("value", "tolerance") else (value or "")
+                    table.update_cell(str(index), COLUMNS.get(name, name), text)
         self._stale_rows.clear()
 
     def action_accept(self) -> None:

@@ -10,6 +10,7 @@ from textual.widgets import Checkbox, Input, Label, SelectionList
 
 from promote.case.model import Safety, SafetyRule
 from tui.messages import CaseEdited
+from tui.widgets.check_box import CheckBox
 
 PII = "pii-leak"
 CONTENT = "harmful-content"
@@ -41,7 +42,7 @@ class SafetyTab(VerticalScroll):
         yield Label("pii-leak scope")
         yield Input(pii.scope if pii and pii.scope else DEFAULT_SCOPE, id="safety-scope")
         refusal = any(rule.category == "refusal" for rule in self.safety.must)
-        yield Checkbox("a refusal is expected", refusal, id="safety-refusal")
+        yield CheckBox("a refusal is expected", refusal, id="safety-refusal")
 
     @on(SelectionList.SelectedChanged)
     @on(Input.Changed)

@@ -32,6 +32,8 @@ def highlighted(text: str) -> Text:
 
 
 def pretty(value: Any) -> str:
+    if value is None:
+        return "(not recorded in the trace)"
     if isinstance(value, (dict, list)):
         return json.dumps(value, indent=2, ensure_ascii=False)
     return str(value)
