@@ -130,14 +130,24 @@ class TraceStore:
                 if trace.producer is None or not trace.turns:
                     continue
                 trace.spans = []  # only the turns are needed from here on
-                if trace.trace_id in self._raw or trace.trace_id in self._scrubbed:
-                    # A trace spread wider than the reading window: list its later piece as its own.
-                    trace = trace.model_copy(update={"trace_id": f"{trace.trace_id}~{len(self._order)}"})
+                first = self._export_of(trace.trace_id)
+                if first is not None:
+                    # The same id again: in another export, a trace of its own named by that file; in the
+                    # same one, a trace spread wider than the reading window, its later piece listed apart.
+                    suffix = path.name if first != path else str(len(self._order))
+                    trace = trace.model_copy(update={"trace_id": f"{trace.trace_id}~{suffix}"})
                 with self._lock:
                     self._raw[trace.trace_id] = (trace, path)
                     self._order.append(trace.trace_id)
                     self._lock.notify_all()
                 yield [turn_row(trace, turn, path) for turn in trace.turns]
+
+    def _export_of(self, trace_id: str) -> Path | None:
+        with self._lock:
+            if trace_id in self._raw:
+                return self._raw[trace_id][1]
+            done = self._scrubbed.get(trace_id)
+            return done.export if done is not None else None
 
     def wake(self) -> None:
         with self._lock:
