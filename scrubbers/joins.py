@@ -279,8 +279,11 @@ def _borders(texts: list[str], fields: bool = False) -> list[Window]:
             if not fields:
                 windows.append(_window(texts, index, separator))
             elif len(left) <= _WINDOW and len(right) <= _WINDOW:
-                # glued inside a word ("Greg" | "ory"), a value was cut in two: any crossing value counts
-                glued = not separator and left[-1:].isalnum() and right[:1].isalnum()
+                # glued inside a word ("Greg" | "ory"), a value was cut in two: any crossing value counts;
+                # digits glued to digits make numbers no one wrote ("jaeger-4.4.7" | "2.14.1" reads as the
+                # IP address 4.4.72.14), so there a value must cover both fields whole (a card cut in two)
+                glued = not separator and left[-1:].isalnum() and right[:1].isalnum() and not (
+                    left[-1:].isdigit() and right[:1].isdigit())
                 windows.append(Window(left + separator + right, ((0, len(left)), (len(left) + len(separator),
                                       len(left) + len(separator) + len(right))), fields=not glued))
     return windows

@@ -11,9 +11,10 @@ from promote.scrubbing import engine
 
 # (set, overall recall floor, per-label floors, damage ceiling): a little under the figures measured
 FLOORS = {
-    "synth_v2": (0.93, {"PERSON": 0.87, "STREET_ADDRESS": 0.97, "PHONE_NUMBER": 0.98, "CREDIT_CARD": 0.99,
-                        "EMAIL_ADDRESS": 0.99, "US_DRIVER_LICENSE": 0.99}, 0.02),
-    "wnut17_dev": (0.57, {"PERSON": 0.57}, 0.02),
+    "synth_v2": (0.96, {"PERSON": 0.945, "STREET_ADDRESS": 0.975, "PHONE_NUMBER": 0.98, "CREDIT_CARD": 0.99,
+                        "EMAIL_ADDRESS": 0.99, "US_DRIVER_LICENSE": 0.99, "IBAN_CODE": 0.99, "US_SSN": 0.99},
+                 0.02),
+    "wnut17_dev": (0.60, {"PERSON": 0.60}, 0.015),
 }
 
 

@@ -63,3 +63,24 @@ def test_the_rest_of_a_name_found_in_part_goes_with_it(text: str, names: list[st
 ])
 def test_words_beside_a_name_that_are_no_part_of_it_stay(text: str, kept: str) -> None:
     assert kept in _scrub(text)
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("Ilmatar Kuusisto\n\nWarehouse shift lead\nPhone: see below", ["Ilmatar", "Kuusisto"]),  # a header line
+    ("Back then Oyelowo and Haverkamp were the best engineers.", ["Oyelowo", "Haverkamp"]),  # a pair of names
+    ("Ms. Austin booked the room.", ["Austin"]),  # a title: a person, though a city bears the name
+    ("\"Enough,\" said Wiremu to Logan.", ["Logan"]),  # "to" after speech takes a person, not a place
+    ("It was a done thing between him and Franciska's kid.", ["Franciska"]),  # possessive
+])
+def test_names_told_by_their_line_title_pair_or_possessive(text: str, names: list[str]) -> None:
+    out = _scrub(text)
+    for name in names:
+        assert name not in out, out
+
+
+@pytest.mark.parametrize("text", [
+    "Quarterly Report\n\nSales went up in the second quarter.",  # a heading of common words
+    "We flew to Austin on Monday.",  # a city after "to" with no speech verb
+])
+def test_headings_and_places_stay(text: str) -> None:
+    assert "<PERSON" not in _scrub(text)

@@ -18,6 +18,8 @@ the product reads the derived file (about 1 MB, loaded in a fraction of a second
 - `big_places`: countries, US states and cities of `BIG_CITY`+ people ("Vienna", "Athens"): a place first
   even where it is also a surname; a smaller place that is a name ("Murphy", "Davis") is a name unless
   the words around it name a place;
+- `popular_first`: given names in a country's top `POPULAR_RANK` ("Sofia", "Charlotte"): a big city of the
+  same name is a name as often ("Sofia from payroll"), where a rare given name is not ("Vienna");
 - `countries`: country names (never a person when taken alone);
 - `places`: countries, cities of 15,000+ people (geonames) and IATA airport codes: a detection that is
   only a place stays unless the policy asks for strict geographic redaction.
@@ -35,6 +37,7 @@ NAME_RANK = 5000  # a name this high in some country is not counted as an Englis
 ENGLISH_ZIPF = 3.0
 COMMON_ZIPF = 4.0  # a name this frequent as an English word, and not among a country's top 100, is ambiguous
 BIG_CITY = 250_000
+POPULAR_RANK = 200
 WORD_ZIPF = 3.0  # `words`: a word this frequent is a word first, wherever it stands in lower case
 VERY_COMMON_ZIPF = 5.5  # this frequent: ambiguous whatever its rank ("Will", "May", "Long")
 OUT = Path(__file__).resolve().parent.parent / "scrubbers" / "recognizers" / "data" / "lexicon.json.gz"
@@ -88,6 +91,7 @@ def main() -> None:
     lexicon["words"] = sorted(w for w in top_n_list("en", 60_000)
                               if w.isalpha() and zipf_frequency(w, "en") >= WORD_ZIPF)
     lexicon["places"] = sorted(places)
+    lexicon["popular_first"] = sorted(n for n, rank in _ranked(names.first_names, POPULAR_RANK).items())
     lexicon["big_places"] = sorted({c["name"] for c in cache.get_countries().values()}
                                    | {s["name"] for s in cache.get_us_states().values()}
                                    | {c["name"] for c in cache.get_cities().values()

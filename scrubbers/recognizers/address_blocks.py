@@ -100,8 +100,8 @@ def _words_ok(words: str, lowercase_text: bool, strict: bool) -> bool:
     parts = words.split()
     if not parts or any(part.lower().strip(".") in _STOP for part in parts):
         return False
-    if lowercase_text:
-        return True
+    if lowercase_text:  # no capitals to go by: with a cue alone, no common words ("meet at 5 dot 30")
+        return not strict or not any(lexicon().is_frequent_word(part.strip(".")) for part in parts)
     return all(not part[0].islower() for part in (parts if strict else parts[:1]))
 
 

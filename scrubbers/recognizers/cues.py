@@ -107,7 +107,7 @@ _RULES = (
     ("honorific",
      lambda name: rf"(?i:\b(?:mr|mrs|ms|mx|miss|dr|prof|sir|madam|dame)\.?)[ \t]+{_EDGE}{name}",
      ("mr", "ms", "mx", "miss", "dr", "prof", "sir", "madam", "dame"),
-     dict(strong=True, places_ok=True, ambiguous_ok=True)),
+     dict(strong=True, places_ok=True, ambiguous_ok=True, titled=True)),
     # Naming words: "was called Djevad Šušulić", "her maiden name is Key", "a dog named Rex" is a name too
     ("named",
      lambda name: r"(?i:\b(?:named|called|nicknamed|aka|(?:maiden|last|first|family|middle|full|sur)[ \t]*"
@@ -195,8 +195,8 @@ class CueNames:
 
     def _matches(self, text: str, matches: Iterable[regex.Match], *, strong: bool = False,
                  trim_start: bool = False,
-                 places_ok: bool = False, ambiguous_ok: bool = False, at_least: int = 1
-                 ) -> Iterator[tuple[int, int, float]]:
+                 places_ok: bool = False, ambiguous_ok: bool = False, at_least: int = 1,
+                 titled: bool = False) -> Iterator[tuple[int, int, float]]:
         for m in matches:
             words = [(w.start() + m.start("name"), w.end() + m.start("name"), w.group())
                      for w in regex.finditer(r"\S+", m.group("name"))]
@@ -207,11 +207,12 @@ class CueNames:
             if trim_start and len(words) > 1 and self._plain(first[2]) and _sentence_start(text, first[0]):
                 words.pop(0)
             # a common word ends no name, unless a particle stands before it ("Maelle de la Tour")
-            while words and (words[-1][2] in _PARTICLES or (
+            while words and not (titled and len(words) == 1) and (words[-1][2] in _PARTICLES or (
                     self._plain(words[-1][2]) and not (len(words) > 1 and words[-2][2] in _PARTICLES))):
                 words.pop()
-            if len(words) >= at_least and self._acceptable(
-                    [w[2] for w in words], strong=strong, places_ok=places_ok, ambiguous_ok=ambiguous_ok):
+            texts = [w[2] for w in words]
+            if len(words) >= at_least and (self._titled(texts) if titled else self._acceptable(
+                    texts, strong=strong, places_ok=places_ok, ambiguous_ok=ambiguous_ok)):
                 yield words[0][0], words[-1][1], SCORE
 
     def _acceptable(self, words: list[str], *, strong: bool, places_ok: bool = False,
@@ -225,7 +226,8 @@ class CueNames:
             return False
         if any(w in lex.countries for w in core):
             return False
-        if " ".join(words) in lex.places and not (places_ok and all(w in lex.first for w in core)):
+        if " ".join(words) in lex.places and not (
+                places_ok and all(w in lex.first or w in lex.ambiguous for w in core)):
             return False
         if len(core) == 1:
             word = core[0]
@@ -243,6 +245,13 @@ class CueNames:
             return named > 0 or strong or all(w[1:].islower() for w in core if _latin(w))
         return strong and named > 0 and plain < len(core) and (
             not self._plain(core[-1]) or core[-1] in after_particle)
+
+    def _titled(self, words: list[str]) -> bool:
+        """After a title ("Ms.", "Dr") capitalised words are a name, a town's or a word's though they be
+        ("Ms. Austin", "Dr Wolf"): only a word the policy allows, or a common word ending it, is not."""
+        core = [w for w in words if w not in _PARTICLES]
+        return bool(core) and not any(w in self.not_names for w in core) \
+            and " ".join(words) not in self.not_names
 
     def _plain(self, word: str) -> bool:
         lex = self.lex

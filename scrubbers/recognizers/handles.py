@@ -2,7 +2,8 @@
 
 A handle names one person as surely as their name does, in any culture and any script of writing. The
 `@` or `u/` stays, the handle goes. Code keeps its own `@`: a decorator (`@property` heading a line,
-`@app.route(...)`, a frequent word such as `@property` in prose about code), a scoped package (`@types/node`), an e-mail address (a word before the `@`).
+`@app.route(...)`, a frequent word such as `@property` in prose about code), a scoped package
+(`@types/node`), an e-mail address (a word before the `@`).
 """
 
 from __future__ import annotations

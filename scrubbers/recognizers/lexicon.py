@@ -23,6 +23,8 @@ class Lexicon(NamedTuple):
     """Lower-case English words of Zipf frequency >= 3, names or not ("billing", "rose", "justin")."""
     places: frozenset[str]
     """Countries, cities of 15,000+ people, US states, IATA airport codes."""
+    popular_first: frozenset[str]
+    """Given names in a country's top 200: as often a person as a big city of the same name ("Sofia")."""
     big_places: frozenset[str]
     """Countries, US states and cities of 250,000+ people: a place first, even where also a surname."""
     countries: frozenset[str]
@@ -56,6 +58,7 @@ def lexicon() -> Lexicon:
     return Lexicon(first=first, last=frozenset(data["last"]), ambiguous=frozenset(data["ambiguous"]),
                    english=frozenset(data["english"]),
                    words=frozenset(data["words"]), places=frozenset(data["places"]),
-                   big_places=frozenset(data["big_places"]), countries=frozenset(data["countries"]),
+                   popular_first=frozenset(data["popular_first"]), big_places=frozenset(data["big_places"]),
+                   countries=frozenset(data["countries"]),
                    first_lower=frozenset(name.lower() for name in first),
                    last_lower=frozenset(name.lower() for name in data["last"]))

@@ -60,8 +60,11 @@ _PLACE_BEFORE = regex.compile(r"(?i:\b(?:in|at|from|near|to|into|of|via|around|o
                               r"destination|origin|region|state|hometown|based)[ \t]*[:=]?[ \t]*)$")
 _PLACE_LABEL_BEFORE = regex.compile(r"(?i:\b(?:city|town|country|location|destination|origin|region|"
                                     r"hometown|office|based[ \t]+in)[ \t]*[:=][ \t]*)$")
+_TITLE_BEFORE = regex.compile(r"(?i:\b(?:mr|mrs|ms|mx|miss|dr|prof|sir|madam|dame)\.?[ \t]+)$")
+_SPOKEN_TO = regex.compile(r"(?i:\b(?:said|says|shouted|yelled|whispered|replied|cried|screamed|talked|spoke|"
+                           r"wrote|waved|smiled|lied|complained)\b[^.!?\n]{0,30}\b(?:to|at)[ \t]+)$")
 _REGION_AFTER = regex.compile(
-    r"^,?[ \t]+(?:\p{Lu}{2}\b|\p{Lu}\p{Ll}+(?:[ \t]\p{Lu}\p{Ll}+)?[ \t]*(?:,|$|\n))")
+    r"^,?[ \t]+(?:\p{Lu}{2}\b|(?P<region>\p{Lu}\p{Ll}+(?:[ \t]\p{Lu}\p{Ll}+)?)[ \t]*(?:,|$|\n))")
 # a list: items of one to three capitalised words joined by ", " / " and " / " & "
 _ITEM = r"\p{Lu}[\p{Ll}\p{M}'’-]+(?:[ \t]\p{Lu}[\p{Ll}\p{M}'’.-]*){0,2}"
 _LIST = regex.compile(
@@ -71,6 +74,9 @@ _LOWER_ITEM = regex.compile(r"\p{Ll}[\p{Ll}\p{M}'’-]+")
 _LOWER_LIST = regex.compile(r"(?<![\p{L}\p{M}\p{N}_@/\\.-])\p{Ll}[\p{Ll}\p{M}'’-]+"
                             r"(?:[ \t]*,[ \t]*\p{Ll}[\p{Ll}\p{M}'’-]+){1,}"
                             r",?[ \t]+(?:and|&)[ \t]+\p{Ll}[\p{Ll}\p{M}'’-]+(?![\p{L}\p{M}\p{N}_@-])")
+# the first line of a text or of a block: two or three capitalised words alone, more lines after it
+_HEADER_LINE = regex.compile(r"(?:\A|\n[ \t>]*\n)[ \t>]*(?P<name>\p{Lu}[\p{Ll}\p{M}'’-]+(?:[ \t]+\p{Lu}\.?"
+                             r"(?:[\p{Ll}\p{M}'’-]+)?){1,2})[ \t]*\n")
 # a transcript line: a speaker's one word, a colon, then speech of two words or more (or a quote)
 _SPEAKER_LINE = regex.compile(r"(?m)^[ \t>]*(?P<who>\p{Lu}[\p{Ll}\p{M}'’-]+)[ \t]*:[ \t]*"
                               r"(?=[\"“]|\S+[ \t]+\S+)")
@@ -83,15 +89,20 @@ def reads_as_place(text: str, start: int, end: int, lex: Lexicon) -> bool:
     """Is text[start:end] a place here: a country, or a place of the lexicon with a place word before it
     ("from Davis") or a region after it ("Davis, CA")? A place that is also a name is a name elsewhere."""
     surface = text[start:end]
-    popular_name = surface in lex.first and lex.is_word(surface)  # frequent as a word for being a name
+    if _TITLE_BEFORE.search(text, max(0, start - 8), start):
+        return False  # "Ms. Austin": a title is for a person
+    popular_name = surface in lex.popular_first  # "Sofia", "Charlotte": a person as often as the city
     if surface in lex.countries or (surface in lex.big_places and not popular_name):
-        return True  # "Vienna", "Athens"; "Charlotte", "Austin" are as often a popular given name
+        return True  # "Vienna", "Athens"; "Sofia", "Charlotte" are as often a popular given name
     if _PLACE_LABEL_BEFORE.search(text, max(0, start - 24), start):
         return True  # "City: Seville", "destination = Leeds": a place whatever the lists say
     if surface not in lex.places:
         return _in_place_name(text, start, end, lex)  # "São Paulo", "Santa Clara"
-    return bool(_PLACE_BEFORE.search(text, max(0, start - 20), start)
-                or _REGION_AFTER.match(text[end:end + 40]))
+    if _PLACE_BEFORE.search(text, max(0, start - 20), start):
+        # "to" and "at" after a verb of speech take a person: "said Gladys to Logan", "shouted at Gary"
+        return not _SPOKEN_TO.search(text, max(0, start - 50), start)
+    region = _REGION_AFTER.match(text[end:end + 40])  # "Davis, CA", "Davis, California"; not "Mary, Ariana"
+    return bool(region) and (region.group("region") is None or region.group("region") in lex.places)
 
 
 def _in_place_name(text: str, start: int, end: int, lex: Lexicon) -> bool:
@@ -124,8 +135,11 @@ class LoneNameRecognizer(OneEntityRecognizer):
         if " " not in text.strip():
             return  # one word with no sentence around it (a JSON value): its key decides, not the lists
         for match in _WORD.finditer(text):
-            if self.alone_is_name(text, match.start("word"), match.end("word")):
-                yield match.start("word"), match.end("word"), _SCORE
+            start, end = match.start("word"), match.end("word")
+            if text.endswith(("'s", "’s"), start, end):
+                end -= 2  # a possessive: "Franciska's kid" (the "'s" stays)
+            if self.alone_is_name(text, start, end):
+                yield start, end, _SCORE
         for match in _OTHER_CASE.finditer(text):
             word = match.group("word")
             cased = word.capitalize()
@@ -139,6 +153,8 @@ class LoneNameRecognizer(OneEntityRecognizer):
             yield from self._lower_lists(text)
         if text.count(":") >= 2 and "\n" in text:
             yield from self._speakers(text)
+        if "\n" in text:
+            yield from self._header_names(text)
 
     def alone_is_name(self, text: str, start: int, end: int) -> bool:
         """Is the capitalised word text[start:end], with no cue around it, a person's name?"""
@@ -196,6 +212,18 @@ class LoneNameRecognizer(OneEntityRecognizer):
                 if word.capitalize() in lex.first or not lex.is_frequent_word(word):
                     yield match.start() + start, match.start() + end, _LIST_SCORE
 
+    def _header_names(self, text: str) -> Iterator[tuple[int, int, float]]:
+        """A name heading a letter, a résumé or a contact card: the first line of a text (or of a block
+        after a blank line) of two or three capitalised words, none a common or frequent word or a place
+        ("Einojuhani Pyysalo\n\nBus driver\n...")."""
+        lex = self.lexicon
+        for match in _HEADER_LINE.finditer(text):
+            words = match.group("name").split()
+            if any(lex.is_word(w) or lex.is_frequent_word(w) or w in lex.places or w in self.not_names
+                   for w in words):
+                continue  # "Quarterly Report", "Grafana Loki": a heading or a product
+            yield match.start("name"), match.end("name"), _LIST_SCORE
+
     def _speakers(self, text: str) -> Iterator[tuple[int, int, float]]:
         """The speakers of a transcript: two or more lines opening with one capitalised word and a colon
         before words of speech ("Alice: Who are you?"), where a speaker is on the name lists or is no
@@ -224,14 +252,19 @@ class LoneNameRecognizer(OneEntityRecognizer):
                         for ws in words)
             if len(items) == 2 and "," in match.group():
                 continue  # "Hi, Maria" is a greeting, "Maria, Jonas" too few to call a list
-            if len(items) < 2 or named * 2 <= len(items) or (len(items) == 2 and named < 2):
+            unknown = sum(all(not lex.is_word(w) and not lex.is_frequent_word(w) and w not in lex.places
+                              for w in ws) and not any(lex.is_name(w) for w in ws) for ws in words)
+            pair_of_names = len(items) == 2 and named >= 1 and named + unknown == 2  # "Usamov and Bowers"
+            if len(items) < 2 or (named * 2 <= len(items) and not pair_of_names) or (
+                    len(items) == 2 and named + unknown < 2):
                 continue  # most items must be names: "Sales, Marketing and Finance" is no list of people
             for (start, end, item), ws in zip(items, words):
                 if item in self.not_names or any(
                         w in self.not_names or w in _CALENDAR or w in _INTERJECTIONS for w in ws):
                     continue
-                if not self.places_are_names and (item in lex.places or item in lex.countries):
-                    continue
+                if not self.places_are_names and (item in lex.countries or (
+                        item in lex.places and (item in lex.big_places or item not in lex.first))):
+                    continue  # "Mary" among names is a name, though a town bears it
                 if all(lex.is_word(w) and not lex.is_name(w) and w not in lex.ambiguous for w in ws):
                     continue  # a common word among names ("Anna, Mark and Sales")
                 yield start, end, _LIST_SCORE

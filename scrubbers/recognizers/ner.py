@@ -21,6 +21,12 @@ _LIST_HEAD = regex.compile(r"(?:^|\n)[ \t]*(?:[-*•>]|\d{1,3}[.)])?[ \t]*$")
 _DIGIT = regex.compile(r"\d")
 # labels NER gives a person's name it does not know for one ("Scooter Braun" as ORG, "Selma" as GPE)
 _NAMED_OTHERWISE = frozenset({"ORG", "GPE", "NORP", "PRODUCT", "WORK_OF_ART", "FAC", "LOC", "EVENT"})
+_SENTENCE_HEAD = regex.compile(r"(?:^|[.!?:;\"“(\[>*•-]|\n)[ \t\"'“‘(\[]*$")
+_CAPITAL_BEFORE = regex.compile(r"\p{Lu}[\p{L}\p{M}]*[ \t]+$")
+_CAPITAL_AFTER = regex.compile(r"[ \t]+\p{Lu}")
+# verbs and greetings NER takes into a lower-case name: "ping mgonzalez", "thanks dana"
+_LEADING_CUE = regex.compile(r"(?:hi|hey|hello|thanks|thank|ping|ask|tell|email|message|call|cc|dear|ty|thx)"
+                             r"[ \t,]+(?=\S)")
 _PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 _OTHER_LABEL_SCORE = 0.6
 
@@ -40,6 +46,7 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
         results = []
         for result in super().analyze(text, entities, nlp_artifacts):
             for start, end in _lines_of(text, result.start, result.end):
+                start = _after_cue_words(text, start, end) if self.enabled else start
                 if not self.enabled or self.plausible(text, start, end):
                     results.append(RecognizerResult(result.entity_type, start, end, result.score,
                                                     result.analysis_explanation, result.recognition_metadata))
@@ -65,8 +72,9 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
         if not words or len(words) > 3 or any(w in self.not_names for w in cased) \
                 or _DIGIT.search(text[start:end]):
             return False
-        if any(w in lex.places or w in lex.big_places for w in cased) and not self.places_are_names:
-            return False
+        if not self.places_are_names and (" ".join(cased) in lex.places or any(
+                w in lex.big_places or (len(cased) == 1 and w in lex.places) for w in cased)):
+            return False  # "Seville", "New York"; "Kristen Bell" holds a small town's name, and is a name
         if len(words) == 1:
             if words[0].isupper() and len(words[0]) < 5:
                 return False  # "IBAN", "JSON": an acronym
@@ -99,8 +107,12 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 return False
             if following.startswith(":") and _LIST_HEAD.search(text[:start]):
                 return False  # a label heading a line: "Namespace: default"
-            if (lex.is_word(word) or word in self.not_names) and word not in lex.ambiguous:
-                return False  # "Metadata", "Fetch", "Helm"
+            if word in self.not_names or (lex.is_word(word) and word not in lex.ambiguous and (
+                    _SENTENCE_HEAD.search(text, max(0, start - 4), start) or not lex.is_frequent_word(word)
+                    or _capitalised_neighbour(text, start, end))):
+                # "Metadata", "Fetch" heading a line or a sentence, or in a Title Case run; mid-sentence
+                # a capital marks a name ("the VMAs Eminem is")
+                return False
             if word in lex.ambiguous and _LIST_HEAD.search(text[:start]) and not following.startswith(","):
                 return False  # "Show pods in ..." heading a list item
             return True
@@ -118,6 +130,21 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
         cased = word.capitalize()
         return (cased in lex.first or cased in lex.last) \
             and cased not in self.not_names
+
+
+def _after_cue_words(text: str, start: int, end: int) -> int:
+    """Where a name NER found starts once the verbs and greetings it took in are left out: "ping
+    mgonzalez", "thanks dana" (in lower case NER reads them as part of the name)."""
+    while True:
+        cue = _LEADING_CUE.match(text, start, end)
+        if not cue:
+            return start
+        start = cue.end()
+
+
+def _capitalised_neighbour(text: str, start: int, end: int) -> bool:
+    """Is the word beside [start, end) capitalised too: a title, a heading or a product's name?"""
+    return bool(_CAPITAL_BEFORE.search(text, max(0, start - 30), start) or _CAPITAL_AFTER.match(text, end))
 
 
 def _lines_of(text: str, start: int, end: int) -> list[tuple[int, int]]:
