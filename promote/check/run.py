@@ -79,15 +79,21 @@ def check_paths(
     turn: int | None = None,
     min_pass_rates: dict[str, float] | None = None,
     policy: str | Path | None = None,
+    junit: str | Path | None = None,
 ) -> CheckReport:
     """`promote check`: cases (files or folders) against trace exports, scrubbed with `policy` (default:
-    the bundled one). Bad input raises PromoteError."""
+    the bundled one). Bad input raises PromoteError; so does a `junit` report path (written by the
+    caller) that is one of the inputs, before anything runs."""
+    from promote.check.junit import refuse_junit_over_inputs
     from promote.listing import list_traces
 
     for label in min_pass_rates or {}:
         if label not in LABELS:
             raise PromoteError(f"--min-pass-rate: unknown label {label}", hint=f"labels: {', '.join(LABELS)}")
-    case_paths = list(case_paths)
+    case_paths, trace_paths = list(case_paths), list(trace_paths)
+    if junit is not None:
+        inputs = [*_case_files(case_paths), *trace_paths, *([policy] if policy is not None else [])]
+        refuse_junit_over_inputs(Path(junit), inputs)
     cases = [(str(path), load_case_model(path)) for path in _case_files(case_paths)]
     if not cases:
         raise PromoteError("no case file (*.yaml) found", where=", ".join(map(str, case_paths)))
@@ -95,7 +101,6 @@ def check_paths(
         refuse_personal_data(Path(path))
     from promote.scrub_trace import errors_scrubbed, scrub_messages
 
-    trace_paths = list(trace_paths)
     engine = scrub_engine(str(policy) if policy is not None else None)
     with errors_scrubbed(lambda: engine):  # a read error may quote the export
         listing = list_traces(trace_paths)

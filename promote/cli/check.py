@@ -13,13 +13,9 @@ from pathlib import Path
 
 def run(args: argparse.Namespace) -> int:
     from promote.check import check_paths, render_report, write_junit
-    from promote.check.junit import refuse_junit_over_inputs
-    from promote.case.validate import find_case_files
 
-    if args.junit is not None:
-        refuse_junit_over_inputs(args.junit, [*find_case_files(args.cases), *args.trace])
     report = check_paths(args.cases, args.trace, turn=args.turn, min_pass_rates=dict(args.min_pass_rate),
-                         policy=args.policy)
+                         policy=args.policy, junit=args.junit)
     if args.junit is not None:
         write_junit(report, args.junit)
     if args.json:

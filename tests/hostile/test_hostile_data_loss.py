@@ -17,7 +17,7 @@ import pytest
 from promote.errors import PromoteError
 from promote.repo.pr import PrOptions, open_pull_request
 from promote.repo.workspace import LOCK_NAME
-from tests.conftest import GOLDEN_CASES, TRACES, run_cli
+from tests.conftest import GOLDEN_CASES, ROOT, TRACES, run_cli
 from tests.pr_helpers import DRAFTS, GOLDEN, bump_revision, git, make_eval_repo
 
 DRAFT = DRAFTS / "hr.policy_carryover_001.yaml"
@@ -273,3 +273,13 @@ def test_a_stale_lock_in_disguise_removes_nothing(tmp_path, monkeypatch, disguis
         assert (repo.root / "promote-pr-x" / "keep.txt").exists()
     if disguise == "registered-by-user":
         assert named.is_dir() and str(named) in repo.worktrees()
+
+
+def test_junit_output_that_is_the_scrub_policy_is_refused(tmp_path) -> None:
+    case, trace = _inputs(tmp_path)
+    policy = tmp_path / "policy.yaml"
+    policy.write_bytes((ROOT / "scrubbers" / "policies" / "default.yaml").read_bytes())
+    before = policy.read_bytes()
+    done = run_cli("check", str(case), "--trace", str(trace), "--policy", str(policy), "--junit", str(policy))
+    assert done.returncode == 2 and b"input" in done.stderr, done.stderr
+    assert policy.read_bytes() == before
