@@ -28,11 +28,18 @@ from promote.case.yaml_io import case_json
 from promote.draft import DraftOptions, draft_case
 from promote.draft.provenance import scrub_info
 from promote.trace_model import Turn
-from tui import seams
+from tui import seams, suspects
 from tui.recovery import Recovered, RecoveryFile, pending_recoveries, recovery_folder
 from tui.trace_store import ScrubbedTrace
 
 __all__ = ["EditSession", "Views", "pending_recoveries", "recovery_folder", "top_field", "with_field"]
+
+
+def suspect_problem(suspect: suspects.Suspect) -> seams.Problem:
+    where = f" (and {len(suspect.fields) - 1} more field(s))" if len(suspect.fields) > 1 else ""
+    return seams.Problem(severity="warning", rule="suspect", field=suspect.fields[0],
+                         message=f"{suspect.text!r} looks like a {suspect.kind} the scrubber kept{where}: "
+                                 "x on this line redacts it everywhere")
 
 
 def top_field(path: str) -> str:
@@ -210,6 +217,7 @@ class EditSession:
         shown += [seams.Problem(rule="known-value", field=path,
                                 message="a value of the source trace: scrub it or replace it")
                   for path in seams.raw_value_fields(case, self.known_values or ())]
+        shown += [suspect_problem(suspect) for suspect in suspects.find(case)]
         return shown + [note for note in self.notes if not self._resolved(note, case)]
 
     def _resolved(self, note: seams.Problem, case: Case) -> bool:

@@ -59,3 +59,11 @@ class JumpToField(Message):
     """The problems panel asks to show the editor of a field path (`numeric[0].oracle`)."""
 
     field: str
+
+
+@dataclass
+class RedactSuspect(Message):
+    """The problems panel asks to redact the suspect of this problem everywhere in the case."""
+
+    field: str
+    message: str

@@ -166,3 +166,18 @@ def test_escape_leaves_the_field_then_the_case_and_f6_leaves_a_text_area(eval_re
         assert pilot.app.screen is screen
 
     run(eval_repo, carryover_trace, scenario)
+
+
+def test_a_draft_note_leaves_the_panel_once_resolved(eval_repo, carryover_trace):
+    async def scenario(pilot, screen):
+        def notes():
+            return [p.field for p in screen.query_one(ProblemsPanel).problems if p.rule == "draft"]
+
+        assert "numeric" in notes()  # "N figure(s) suggested: check each name and assign its oracle"
+        await accept_first_figure(pilot, screen)
+        assert "numeric" not in notes()
+        await pilot.press("a")  # un-accepted again: the suggestion is pending once more
+        await settle(pilot)
+        assert "numeric" in notes()
+
+    run(eval_repo, carryover_trace, scenario)

@@ -26,7 +26,8 @@ from promote.case.model import ExpectedToolCall
 from promote.errors import PromoteError
 from tui import seams
 from tui.edit_session import EditSession, Views, with_field
-from tui.messages import CaseEdited, JumpToField
+from tui.suspects import find as suspects_in
+from tui.messages import CaseEdited, JumpToField, RedactSuspect
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.basics_tab import BasicsTab
 from tui.widgets.entities_tab import EntitiesTab
@@ -208,6 +209,10 @@ class PromoteScreen(Screen):
         for screen in self.app.screen_stack:
             if isinstance(screen, BrowserScreen) and self.session.drafted_from:
                 screen.mark_saved(self.session.drafted_from, saved.path)
+        left = [s.text for s in suspects_in(self.session.case)]
+        if left:
+            self.notify(f"{len(left)} suspect(s) left for review: " + ", ".join(map(repr, left[:5])),
+                        title="suspects", severity="warning", timeout=8)
         errors = [p for p in saved.problems if p.severity == "error"]
         if errors:
             self.notify(f"saved {saved.path} as a draft with {len(errors)} error(s): it stays "
@@ -269,6 +274,26 @@ class PromoteScreen(Screen):
         if opened.again:
             self.notify("nothing saved since: this is the pull request opened before", timeout=5)
         self.app.push_screen(PrResultScreen(opened.result))
+
+    # suspects ----------------------------------------------------------------------------------
+
+    @on(RedactSuspect)
+    def _redact(self, message: RedactSuspect) -> None:
+        from tui import suspects
+        from tui.edit_session import suspect_problem
+
+        message.stop()
+        if self.session.invalid:
+            self.notify("fix the fields marked as problems first: redacting rebuilds every tab",
+                        severity="warning")
+            return
+        found = [s for s in suspects.find(self.session.case) if suspect_problem(s).message == message.message]
+        if not found:
+            return
+        self.session.case, placeholder = suspects.redact(self.session.case, found[0])
+        self.notify(f"{found[0].text!r} is now {placeholder} in {len(found[0].fields)} field(s)", timeout=5)
+        # Every tab shows the redacted case: the screen is built again on the same session.
+        self.app.switch_screen(PromoteScreen(self.session))
 
     # navigation --------------------------------------------------------------------------------
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import on
+from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from tui.messages import JumpToField
+from tui.messages import JumpToField, RedactSuspect
 from tui.seams import Problem
 
 STYLES = {"error": "bold red", "warning": "bold yellow", "note": "cyan"}
@@ -15,6 +16,9 @@ STYLES = {"error": "bold red", "warning": "bold yellow", "note": "cyan"}
 
 class ProblemsPanel(OptionList):
     """One line per problem: severity, field, message."""
+
+    BINDINGS = [Binding("x", "redact", "Redact suspect",
+                        tooltip="Replace the highlighted suspect everywhere in the case with a placeholder")]
 
     def show(self, problems: list[Problem]) -> None:
         self.problems = list(problems)
@@ -36,3 +40,11 @@ class ProblemsPanel(OptionList):
         event.stop()
         if event.option.id is not None:
             self.post_message(JumpToField(self.problems[int(event.option.id)].field))
+
+    def action_redact(self) -> None:
+        index = self.highlighted
+        problems = getattr(self, "problems", [])
+        if index is None or index >= len(problems) or problems[index].rule != "suspect":
+            self.notify("highlight a suspect (a warning saying 'looks like a ...') to redact it", timeout=4)
+            return
+        self.post_message(RedactSuspect(problems[index].field, problems[index].message))

@@ -15,6 +15,7 @@ from textual.widgets import Collapsible, Static
 
 from promote.case.rules import PLACEHOLDER_RE
 from promote.trace_model import ModelCall, ToolCall, Turn
+from tui import suspects
 
 TYPE_STYLES = {
     "PERSON": "bold magenta", "EMAIL_ADDRESS": "bold cyan", "PHONE_NUMBER": "bold blue",
@@ -23,11 +24,14 @@ TYPE_STYLES = {
 
 
 def highlighted(text: str) -> Text:
-    """`text` with every placeholder styled by its entity type."""
+    """`text` with every placeholder styled by its entity type, and every suspect (a word that looks
+    personal but was kept: `tui.suspects`) underlined for review."""
     rich = Text(text)
     for found in PLACEHOLDER_RE.finditer(text):
         kind = found.group(0)[1:-1].rsplit("_", 1)[0]
         rich.stylize(f"{TYPE_STYLES.get(kind, 'bold green')} reverse", found.start(), found.end())
+    for start, end, _ in suspects.in_text(text):
+        rich.stylize("bold yellow underline", start, end)
     return rich
 
 

@@ -1,0 +1,62 @@
+"""Suspects: a name the scrubber let through is marked for review, and one key on its problem redacts it
+everywhere in the case with one placeholder; saving says how many are left."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from textual.widgets import TextArea
+
+from tests.tui.conftest import make_promote_app, settle
+from tui.suspects import in_text
+from tui.widgets.problems_panel import ProblemsPanel
+
+
+def test_what_looks_personal_is_found_and_what_does_not_is_left():
+    def found(text):
+        return [(text[start:end], kind) for start, end, kind in in_text(text)]
+
+    assert found("Hi Sasha, up to 40 hours carry over") == [("Sasha", "name")]
+    assert found("Hi, I'm <PERSON_1> Whitlock (<EMAIL_ADDRESS_1>)") == [("Whitlock", "name")]
+    assert found("call 555 123 4567 or ping @dana.w") == [("555 123 4567", "number"), ("@dana.w", "handle")]
+    assert found("In 2026 the cap is 40 hours; ask HR about PTO-CA-2026 §4.2 before December 31.") == []
+    assert found("Hi <PERSON_1>, as of 2026-06-29 you have 52 hours") == []
+
+
+def test_one_key_redacts_a_suspect_everywhere(eval_repo, carryover_trace):
+    async def run() -> None:
+        app = make_promote_app(eval_repo, carryover_trace)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            screen = app.screen
+            screen.query_one("#case-tabs").active = "output"
+            output = screen.query_one("#output-text", TextArea)
+            output.focus()
+            output.move_cursor(output.document.end)
+            await pilot.press(*" Ask Dana about it, Dana knows.")
+            screen.query_one("#case-tabs").active = "basics"
+            title = screen.query_one("#basics-title")
+            title.focus()
+            await pilot.press("end", *", ask Dana")
+            await settle(pilot)
+            panel = screen.query_one(ProblemsPanel)
+            [line] = [i for i, p in enumerate(panel.problems)
+                      if p.rule == "suspect" and "'Dana'" in p.message]
+            assert "1 more field" in panel.problems[line].message
+            panel.focus()
+            panel.highlighted = line
+            await pilot.press("x")
+            await settle(pilot)
+            screen = app.screen
+            case = screen.session.case
+            assert "Dana" not in case.expected_output and "Dana" not in case.title
+            [placeholder] = re.findall(r"<PERSON_\d+>", case.title)
+            assert case.expected_output.endswith(f" Ask {placeholder} about it, {placeholder} knows.")
+            assert "Dana" not in screen.query_one("#output-text", TextArea).text  # the tabs show it too
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            saved = eval_repo / "evals" / "cases" / f"{case.id}.yaml"
+            assert "Dana" not in saved.read_text(encoding="utf-8")
+
+    asyncio.run(run())
