@@ -72,6 +72,13 @@ def message(item: Any) -> Message | None:
     return _chat_message(item)
 
 
+def call_id(value: Any) -> str | None:
+    """A tool call id; Microsoft Agent Framework writes `[run id, call id]` for an Assistants API call."""
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        value = value[-1]
+    return as_str(value)
+
+
 def _role(value: Any, default: str = "user") -> str:
     role = str(value or default).lower()
     return _ROLES.get(role, role)
@@ -87,12 +94,12 @@ def _semconv_message(item: dict[str, Any]) -> Message:
             result.texts.append(part["content"])
         elif kind == "tool_call":
             result.calls.append(
-                FunctionCall(as_str(part.get("id")), as_str(part.get("name")), decode(part.get("arguments")))
+                FunctionCall(call_id(part.get("id")), as_str(part.get("name")), decode(part.get("arguments")))
             )
         elif kind == "tool_call_response":
             # The registry example writes "result" where the JSON schema says "response".
             response = part.get("response", part.get("result"))
-            result.results.append(FunctionResult(as_str(part.get("id")), as_str(part.get("name")), response))
+            result.results.append(FunctionResult(call_id(part.get("id")), as_str(part.get("name")), response))
     if result.results and not result.texts and not result.calls:
         result.role = "tool"  # ADK sends function responses with role "user"
     return result
@@ -197,7 +204,7 @@ def read_tool(span: Span) -> ToolReading:
     attributes = span.attributes
     reading = ToolReading(
         name=as_str(attributes.get("gen_ai.tool.name")),
-        call_id=as_str(attributes.get("gen_ai.tool.call.id")),
+        call_id=call_id(attributes.get("gen_ai.tool.call.id")),
     )
     if "gen_ai.tool.call.arguments" in attributes:
         reading.args = decode(attributes["gen_ai.tool.call.arguments"])

@@ -98,15 +98,16 @@ def _messages(span: Span, prefix: str) -> list[Message] | None:
 
 def read_model(span: Span) -> ModelReading:
     # ADK's request/response JSON keeps every part; the flattened keys lose parallel function
-    # responses (they share one message prefix), so they are only the fallback.
+    # responses (they share one message prefix), so they are only the fallback, also where the JSON is
+    # no ADK request or response (the OpenAI Agents SDK's Responses API objects).
     request = llm_request_messages(_value(span, "input.value"))
     response = llm_response_messages(_value(span, "output.value"))
     return ModelReading(
         model=as_str(span.attributes.get("llm.model_name")),
         input_tokens=as_int(span.attributes.get("llm.token_count.prompt")),
         output_tokens=as_int(span.attributes.get("llm.token_count.completion")),
-        request=request if request is not None else _messages(span, "llm.input_messages."),
-        response=response if response is not None else _messages(span, "llm.output_messages."),
+        request=request or _messages(span, "llm.input_messages.") or request,
+        response=response or _messages(span, "llm.output_messages.") or response,
     )
 
 
@@ -137,12 +138,17 @@ def read_root(span: Span) -> RootReading:
     attributes = span.attributes
     new_message = gemini_message(dig(decode(_value(span, "input.value")), "new_message"))
     return RootReading(
-        agent=as_str(attributes.get("agent.name")) or agent_from_span_name(span.name),
+        agent=as_str(attributes.get("agent.name")) or agent_from_span_name(span.name) or _graph_agent(span),
         user_input="\n".join(new_message.texts) if new_message and new_message.texts else None,
         session_id=as_str(attributes.get("session.id")),
         user_id=user_id_of(attributes),
         reply=_agent_reply(span),
     )
+
+
+def _graph_agent(span: Span) -> str | None:
+    """The agent an AGENT span names as its graph node (the OpenAI Agents SDK's instrumentor)."""
+    return as_str(span.attributes.get("graph.node.id")) if openinference_kind(span) == "AGENT" else None
 
 
 def _agent_reply(span: Span) -> str | None:

@@ -4,10 +4,12 @@
 One observation is one span. Langfuse's OTel ingestion keeps the original span's attributes, resource
 attributes and scope in `metadata.attributes`, `metadata.resourceAttributes` and `metadata.scope`: those
 become the span's own, so the ADK / OpenInference / GenAI conventions read it as they read OTLP.
-Without them (the Langfuse SDK's native observations), Langfuse's own fields are mapped to its OTel
-attribute names (`langfuse.observation.type`, `.input`, `.output`, `.model.name`, `.usage_details`,
-`langfuse.user.id`, `langfuse.session.id`), read by `promote.ingest.conventions.langfuse`, and the
-trace itself becomes the root span (its name, input, output, user and session).
+Langfuse's own fields are mapped to its OTel attribute names (`langfuse.observation.type`, `.input`,
+`.output`, `.model.name`, `.usage_details`, `langfuse.user.id`, `langfuse.session.id`), read by
+`promote.ingest.conventions.langfuse`. On native observations (the Langfuse SDK's, no OTel attributes)
+they are all there is, and the trace itself becomes the root span (its name, input, output, user and
+session); on OTel-ingested ones they sit beside the original attributes (usage aside), because
+Langfuse's ingestion moved content there from span events and message attributes.
 
 Ids: OTel-ingested traces keep hex trace and span ids; native ones have uuids or free text, mapped to
 hex deterministically (a uuid's 32 hex digits; otherwise the first bytes of its SHA-256).
@@ -115,13 +117,14 @@ class LangfuseCodec(JsonCodec):
         start = iso_to_ns(item.get("startTime")) or 0
         level = str(item.get("level") or "DEFAULT").upper()
         if isinstance(original, dict):
-            attributes = dict(original)
-            if trace.get("userId") and "langfuse.user.id" not in attributes:
-                attributes["langfuse.user.id"] = str(trace["userId"])  # the trace's user, on every span
+            # Langfuse's own fields stay beside the span's attributes (the span's win): its ingestion
+            # moves content (pydantic-ai's events, Agent Framework's messages) into input and output.
+            # Not its usage: where the span reported none, Langfuse estimated it with a tokenizer.
+            attributes = {**self._langfuse_attributes(item, trace, usage=False), **original}
             scope = metadata.get("scope") if isinstance(metadata.get("scope"), dict) else {}
             resource = metadata.get("resourceAttributes")
         else:
-            attributes, scope, resource = self._native_attributes(item, trace), {}, None
+            attributes, scope, resource = self._langfuse_attributes(item, trace), {}, None
         parent = hex_id(item.get("parentObservationId"), 8) or root_id
         return Span(
             trace_id=trace_id,
@@ -142,16 +145,16 @@ class LangfuseCodec(JsonCodec):
         )
 
     @staticmethod
-    def _native_attributes(item: dict, trace: dict) -> dict[str, Any]:
+    def _langfuse_attributes(item: dict, trace: dict, usage: bool = True) -> dict[str, Any]:
         attributes: dict[str, Any] = {"langfuse.observation.type": str(item.get("type") or "SPAN").upper()}
         for field, key in _CONTENT_FIELDS.items():
             if item.get(field) is not None:
                 attributes[key] = _json_text(item[field])
         if item.get("model"):
             attributes["langfuse.observation.model.name"] = str(item["model"])
-        usage = item.get("usageDetails") or item.get("usage")
-        if isinstance(usage, dict):
-            attributes["langfuse.observation.usage_details"] = json.dumps(usage)
+        details = (item.get("usageDetails") or item.get("usage")) if usage else None
+        if isinstance(details, dict):
+            attributes["langfuse.observation.usage_details"] = json.dumps(details)
         for field, key in (("userId", "langfuse.user.id"), ("sessionId", "langfuse.session.id")):
             if item.get(field) or trace.get(field):  # observations carry them in the v2 API
                 attributes[key] = str(item.get(field) or trace[field])
