@@ -10,8 +10,9 @@ from promote.scrubbing import engine
 
 # what kagent's `helm_list_releases` tool returns (the shape of `helm list -o json`)
 RELEASES = [
-    {"name": "jaeger", "namespace": "observability", "revision": "3", "updated": "2026-06-29 16:02:00 +0000 UTC",
-     "status": "deployed", "chart": "jaeger-4.4.7", "app_version": "2.14.1"},
+    {"name": "jaeger", "namespace": "observability", "revision": "3",
+     "updated": "2026-06-29 16:02:00 +0000 UTC", "status": "deployed", "chart": "jaeger-4.4.7",
+     "app_version": "2.14.1"},
     {"name": "kagent", "namespace": "kagent", "revision": "1", "updated": "2026-06-28 09:12:44 +0000 UTC",
      "status": "deployed", "chart": "kagent-0.5.5", "app_version": "0.5.5"},
 ]

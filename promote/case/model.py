@@ -232,7 +232,8 @@ class Safety(_Model):
 
 
 class Budgets(_Model):
-    """What one run of the case may cost at most; drafted from what the trace cost (loosen them)."""
+    """What one run of the case may cost at most; drafted from the run seen with the suite policy's headroom
+    (figures the trace could not observe are left out)."""
 
     max_tool_calls: Count | None = None
     """Tool calls in the turn."""

@@ -49,6 +49,8 @@ class CompileReport:
     check: bool
     lines: list[LogLine] = field(default_factory=list)
     warnings: list[CompileWarning] = field(default_factory=list)
+    notes: list[CompileWarning] = field(default_factory=list)
+    """Where each concern of a case went (a backend, or `promote check`): the log's routing lines."""
     routed: dict[str, list[str]] = field(default_factory=dict)
     """Case id -> the targets it was compiled to."""
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -158,6 +160,7 @@ def _run_target(
     artifacts = output.artifacts if output else []
     if output:
         report.warnings += output.warnings
+        report.notes += output.notes
     for unit in routed:
         report.routed.setdefault(unit.case.id, []).append(target.name)
     produced = {artifact.path for artifact in artifacts}
@@ -204,6 +207,7 @@ def render_log(report: CompileReport) -> str:
     lines += [f"{line.label:<{width}}  {line.path:<{path_width}}  {line.result}" for line in report.lines]
     for case_id, names in sorted(report.routed.items()):
         lines.append(f"{case_id}: {len(names)} target(s): {', '.join(names)}")
+    lines += [f"routing: {note.target}: {note}" for note in report.notes]
     lines += [f"skipped {path}: {why}" for path, why in report.skipped]
     lines += [f"kept {path}: not written by promote compile" for path in report.kept]
     lines += [f"warning: {warning.target}: {warning}" for warning in report.warnings]
