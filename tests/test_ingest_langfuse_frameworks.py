@@ -37,9 +37,9 @@ def traces_of(path: Path) -> tuple[Trace, ...]:
 
 
 def truth(name: str) -> tuple[dict, dict]:
+    """(the file's truth, its first turn: the one with the tool calls)."""
     meta = EXPECTED["files"][name]
-    (turn,) = meta["turns"]
-    return meta, turn
+    return meta, meta["turns"][0]
 
 
 def test_every_file_in_the_folder_has_its_truth() -> None:
@@ -49,21 +49,34 @@ def test_every_file_in_the_folder_has_its_truth() -> None:
 
 
 @pytest.mark.parametrize("name", FILES)
-def test_the_turn_is_rebuilt_with_input_tools_in_order_reply_and_tokens(name: str) -> None:
+def test_the_turns_are_rebuilt_with_input_tools_in_order_reply_and_tokens(name: str) -> None:
     assert open_export(FRAMEWORKS / name).format == "langfuse"
-    meta, want = truth(name)
+    meta, _ = truth(name)
     (trace,) = traces_of(FRAMEWORKS / name)
-    assert (trace.trace_id, trace.producer, trace.agent) == (meta["trace_id"], meta["convention"], meta["agent"])
-    (turn,) = trace.turns
-    assert turn.user_input == want["user_input"]
-    assert turn.final_response == want["final_response"]
-    assert [(c.name, c.args, c.call_id, c.result) for c in turn.tool_calls] == [
-        (c["name"], c["args"], c["call_id"], c["result"]) for c in want["tool_calls"]]
-    assert all(c.error is None for c in turn.tool_calls)
-    assert [(m.model, m.input_tokens, m.output_tokens) for m in turn.model_calls] == [
-        (m["model"], m["input_tokens"], m["output_tokens"]) for m in want["model_calls"]]
-    assert (turn.input_tokens, turn.output_tokens) == (want["input_tokens"], want["output_tokens"])
-    assert turn.content_captured and turn.warnings == []
+    assert (trace.trace_id, trace.producer) == (meta["trace_id"], meta["convention"])
+    assert trace.agent == meta["agent"]
+    assert len(trace.turns) == len(meta["turns"])
+    for turn, want in zip(trace.turns, meta["turns"], strict=True):
+        assert turn.user_input == want["user_input"]
+        assert turn.final_response == want["final_response"]
+        assert [(c.name, c.args, c.call_id, c.result) for c in turn.tool_calls] == [
+            (c["name"], c["args"], c["call_id"], c["result"]) for c in want["tool_calls"]]
+        assert all(c.error is None for c in turn.tool_calls)
+        assert [(m.model, m.input_tokens, m.output_tokens) for m in turn.model_calls] == [
+            (m["model"], m["input_tokens"], m["output_tokens"]) for m in want["model_calls"]]
+        assert (turn.input_tokens, turn.output_tokens) == (want["input_tokens"], want["output_tokens"])
+        assert turn.content_captured and turn.warnings == []
+
+
+def test_pydantic_ai_agent_runs_are_turns_and_a_structured_output_is_the_reply() -> None:
+    """One trace of three `agent.run()`s: finding inspiration (three tools), writing the joke, and an
+    evaluator whose structured output is a call of its `final_result` output tool, not a tool call."""
+    (trace,) = traces_of(FRAMEWORKS / "pydantic-ai-tools-2025-12-04.json")
+    spans = {s.span_id: s for s in trace.spans}
+    roots = [next(spans[i] for i in turn.span_ids if spans[i].name.endswith(" run")) for turn in trace.turns]
+    assert [r.name for r in roots] == ["joke_agent run", "joke_agent run", "evaluator_agent run"]
+    assert [len(t.tool_calls) for t in trace.turns] == [3, 0, 0]
+    assert json.loads(trace.turns[2].final_response)["quality"] == "good"
 
 
 def test_pydantic_ai_tools_are_named_by_the_span_not_by_langfuse_observation_name() -> None:
@@ -103,7 +116,8 @@ def test_promote_traces_lists_the_turn(name: str) -> None:
     assert result.returncode == 0, result.stderr.decode()
     _, want = truth(name)
     (trace,) = json.loads(result.stdout)["traces"]
-    (turn,) = trace["turns"]
+    assert len(trace["turns"]) == len(EXPECTED["files"][name]["turns"])
+    turn = trace["turns"][0]
     assert [c["name"] for c in turn["tool_calls"]] == [c["name"] for c in want["tool_calls"]]
     assert [sorted(c["args"]) for c in turn["tool_calls"]] == [sorted(c["args"]) for c in want["tool_calls"]]
     assert all(c["result"] for c in turn["tool_calls"])
@@ -146,7 +160,8 @@ def engine():
 def test_draft_a_case_from_each_export(name: str, engine) -> None:
     meta, want = truth(name)
     options = DraftOptions(by="hermione.g", now=datetime(2026, 7, 2, 14, 3, 11, tzinfo=UTC))
-    case = draft_from_export(FRAMEWORKS / name, trace_id=meta["trace_id"], options=options, engine=engine).case
+    result = draft_from_export(FRAMEWORKS / name, trace_id=meta["trace_id"], options=options, engine=engine)
+    case = result.case
     assert [(t.name, t.args) for t in case.expected_tools.calls] == [
         (c["name"], c["args"]) for c in want["tool_calls"]]
     assert case.input == want["user_input"]
@@ -176,4 +191,5 @@ def test_scrub_keeps_each_export_and_it_still_rebuilds(tmp_path: Path) -> None:
         assert [(o["id"], o["type"]) for o in after["observations"]] == [
             (o["id"], o["type"]) for o in before["observations"]]
         (trace,) = traces_of(out)
-        assert [c.name for c in trace.turns[0].tool_calls] == [c["name"] for c in truth(name)[1]["tool_calls"]]
+        want = truth(name)[1]["tool_calls"]
+        assert [c.name for c in trace.turns[0].tool_calls] == [c["name"] for c in want]

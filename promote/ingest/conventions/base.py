@@ -362,7 +362,14 @@ def is_agent_span(span: Span) -> bool:
         or openinference_kind(span) in ("AGENT", "CHAIN")
         or span.name == "invocation"
         or span.name.startswith(_AGENT_NAME_PREFIXES)
+        or is_pydantic_ai_run(span)
     )
+
+
+def is_pydantic_ai_run(span: Span) -> bool:
+    """pydantic-ai's span of one `agent.run()`: `<agent> run` (`agent run` unnamed), with the agent's name."""
+    agent = as_str(span.attributes.get("gen_ai.agent.name")) or as_str(span.attributes.get("agent_name"))
+    return agent is not None and span.name in (f"{agent} run", "agent run")
 
 
 def span_error(span: Span, reported: str | None = None) -> str | None:

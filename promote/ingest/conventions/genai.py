@@ -10,6 +10,7 @@ on `execute_tool`. Older forms still seen in production: span events `gen_ai.con
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from promote.ingest.conventions.base import (
@@ -23,6 +24,7 @@ from promote.ingest.conventions.base import (
     as_int,
     as_str,
     decode,
+    is_pydantic_ai_run,
     unflatten,
     user_id_of,
 )
@@ -219,7 +221,19 @@ def read_root(span: Span) -> RootReading:
         agent=as_str(attributes.get("gen_ai.agent.name")) or as_str(attributes.get("gen_ai.workflow.name")),
         session_id=as_str(attributes.get("gen_ai.conversation.id")),
         user_id=user_id_of(attributes),
+        reply=_run_output(span),
     )
+
+
+def _run_output(span: Span) -> str | None:
+    """What a pydantic-ai agent run returned (`final_result`): its reply when the model gave no text
+    (a structured output is handed over as a call of its `final_result` output tool)."""
+    if not is_pydantic_ai_run(span):
+        return None
+    output = decode(span.attributes.get("final_result"))
+    if output is None or isinstance(output, str):
+        return output if output and output.strip() else None
+    return json.dumps(output, ensure_ascii=False)
 
 
 CONVENTION = Convention(
