@@ -157,7 +157,7 @@ class EditSession:
                 path = field_path(location) or name
                 self.invalid.setdefault(path, error["msg"].removeprefix("Value error, "))
             return False
-        if case_json(case) == case_json(self.case):
+        if getattr(case, name) == getattr(self.case, name):
             return False
         self.case = case
         return True

@@ -181,3 +181,26 @@ def test_a_draft_note_leaves_the_panel_once_resolved(eval_repo, carryover_trace)
         assert "numeric" in notes()
 
     run(eval_repo, carryover_trace, scenario)
+
+
+def test_invalid_args_stay_a_problem_after_moving_to_another_call_and_back(eval_repo, carryover_trace):
+    async def scenario(pilot, screen):
+        await open_rule_row(pilot, screen)
+        area = screen.query_one("#tool-args TextArea", TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+        await pilot.press(*",,")
+        await settle(pilot)
+        assert "not JSON" in shown_problems(screen)["expected_tools.calls[1].args"]
+        calls = screen.query_one("#tools-calls")
+        calls.highlighted = 0
+        await settle(pilot)
+        calls.highlighted = 1
+        await settle(pilot)
+        assert screen.query_one("#tool-args TextArea", TextArea).text.endswith(",,")  # shown as typed
+        assert "expected_tools.calls[1].args" in shown_problems(screen)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not target(eval_repo, screen).exists()
+
+    run(eval_repo, carryover_trace, scenario)

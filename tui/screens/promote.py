@@ -164,11 +164,21 @@ class PromoteScreen(Screen):
         if views.case is not self.session.case or not self.is_attached:
             return  # an edit came in meanwhile (its own run shows it), or the screen is gone
         self.views_shown = views
-        self.query_one("#yaml-preview", YamlPreview).show(views.yaml)
-        self.query_one("#yaml-diff", YamlPreview).show(views.diff)
+        self._show_text(self.query_one(TabbedContent).active)
         self.query_one(ProblemsPanel).show(views.problems)
         mark = " ●" if views.dirty else ""
         self.sub_title = f"{views.case.id} · {self.session.target(views.case).name}{mark}"
+
+    def _show_text(self, tab: str) -> None:
+        """The YAML or diff into its text area when its tab is shown (loading a text area that is not
+        on screen would cost the UI thread after every burst of typing for nothing)."""
+        if self.views_shown is not None and tab in ("yaml", "diff"):
+            text = self.views_shown.yaml if tab == "yaml" else self.views_shown.diff
+            self.query_one(f"#yaml-{'preview' if tab == 'yaml' else 'diff'}", YamlPreview).show(text)
+
+    @on(TabbedContent.TabActivated, "#case-tabs")
+    def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        self._show_text(event.pane.id or "")
 
     # saving ------------------------------------------------------------------------------------
 

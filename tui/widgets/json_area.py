@@ -45,8 +45,8 @@ class JsonArea(Vertical):
         yield Label("", classes="json-status")
 
     def on_mount(self) -> None:
-        if self._text is not None:
-            self._check(self._text)
+        if self._text is not None:  # shown again as typed: reported again, so its problem stays
+            self.post_message(self.Parsed(self, *self._check(self._text), text=self._text))
 
     @staticmethod
     def _dump(value: Any) -> str:
