@@ -101,6 +101,22 @@ def test_langfuse_token_estimate_is_no_count_the_producer_reported() -> None:
                                                        int(agent["gen_ai.usage.output_tokens"]))
 
 
+@pytest.mark.parametrize("name", FILES)
+def test_metadata_input_and_output_as_json_text_read_the_same(name: str, tmp_path: Path) -> None:
+    """Langfuse's stored rows (its own worker tests' framework traces) hold them as JSON text."""
+    doc = json.loads((FRAMEWORKS / name).read_text(encoding="utf-8"))
+    for observation in doc["observations"]:
+        for field in ("metadata", "input", "output"):
+            if isinstance(observation.get(field), (dict, list)):
+                observation[field] = json.dumps(observation[field])
+    path = tmp_path / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    (before,) = traces_of(FRAMEWORKS / name)
+    (after,) = traces_of(path)
+    assert after.producer == before.producer
+    assert [t.model_dump() for t in after.turns] == [t.model_dump() for t in before.turns]
+
+
 def test_native_observations_still_count_langfuse_usage() -> None:
     """The SDK's own observations have nothing but Langfuse's usage: it stays their token count."""
     (trace,) = traces_of(TRACES / "producers" / "langfuse-native.carryover.json")

@@ -231,5 +231,11 @@ def _ns(value: Any) -> int | None:
 
 
 def _metadata(item: dict) -> dict[str, Any]:
+    """An observation's metadata, also where the export holds it as JSON text (Langfuse's stored rows)."""
     metadata = item.get("metadata")
+    if isinstance(metadata, str) and metadata.lstrip().startswith("{"):
+        try:
+            metadata = json.loads(metadata)
+        except (ValueError, RecursionError):
+            return {}
     return metadata if isinstance(metadata, dict) else {}
