@@ -80,6 +80,7 @@ _RAW_KEY_VALUE = regex.compile(
 # person, and a bare `name` names resources in logs as often as people.
 _GENERIC_KEYS = frozenset({"name", "names"})
 _DIGIT = regex.compile(r"\d")
+_ELEMENT_INDEX = regex.compile(r"(?:\.\d+)+$")
 BARE_VALUE_SCORE = 0.6
 """Of an unquoted value a key rule takes: at least every entity threshold of the default policy."""
 
@@ -126,7 +127,6 @@ class Analyzer:
         self._recognizers = registry.get_recognizers(language=LANGUAGE, entities=self.entities)
         self._ner_recognizers = [r for r in self._recognizers if isinstance(r, SpacyRecognizer)]
         self._other_recognizers = [r for r in self._recognizers if not isinstance(r, SpacyRecognizer)]
-        self._pattern_recognizers = [r for r in registry.recognizers if isinstance(r, PatternRecognizer)]
         self._min_threshold = min([policy.score_threshold, *policy.entity_thresholds.values()])
         self._allow = frozenset(policy.allow_terms)
         self._allow_patterns = [regex.compile(pattern) for pattern in policy.allow_patterns]
@@ -145,6 +145,8 @@ class Analyzer:
         the whole key counts, not its last dotted part, and never a bare `name` (for unquoted log values)."""
         if not key:
             return None
+        # an array's elements are keyed `ssn.0`, `phones.1`: the array's key rules them (issue 40)
+        key = _ELEMENT_INDEX.sub("", key) or key
         cache_key = (key, whole)
         if cache_key not in self._hint_cache:
             full = normalise_key(key)
@@ -152,6 +154,8 @@ class Analyzer:
                 candidates = set() if full in _GENERIC_KEYS else {full}
             else:
                 candidates = {full, normalise_key(key.rsplit(".", 1)[-1])}
+                # a plural key holds what its singular does: `phone_numbers`, `email_addresses`
+                candidates |= {c[:-2] if c.endswith("ses") else c[:-1] for c in candidates if c.endswith("s")}
             found = None
             for hint, patterns in self._hints:
                 if any(p.fullmatch(c) for p in patterns for c in candidates):
@@ -173,7 +177,9 @@ class Analyzer:
     def analyze(self, text: str) -> list[Detection]:
         """All detections in one text (NER on chunks for long texts, patterns only for huge ones)."""
         if len(text) > self.policy.ner_max_chars:
-            return self._finish(text, self._patterns_only(text))
+            # too long for NER: every other recognizer (names by the lists and cues, addresses, numbers,
+            # patterns) still reads it, chunk by chunk (issue 40: a name there passed before)
+            return self._finish(text, self._without_ner_in_chunks(text))
         if len(text) <= self.policy.ner_chunk_chars:
             return self._finish(text, next(self._recognized([text])))
         chunks = list(_chunks(text, self.policy.ner_chunk_chars))
@@ -251,11 +257,11 @@ class Analyzer:
             text, LANGUAGE, entities=self.entities, score_threshold=self._min_threshold,
             nlp_artifacts=artifacts))
 
-    def _patterns_only(self, text: str) -> list[Detection]:
-        found = []
-        for recognizer in self._pattern_recognizers:
-            for r in recognizer.analyze(text, self.entities, None) or []:
-                found.append(Detection(r.start, r.end, r.entity_type, r.score))
+    def _without_ner_in_chunks(self, text: str) -> list[Detection]:
+        found: list[Detection] = []
+        for offset, chunk in _chunks(text, self.policy.ner_chunk_chars):
+            found += [d._replace(start=d.start + offset, end=d.end + offset)
+                      for d in self._presidio(chunk, self.nlp_engine.tokens_only(chunk, LANGUAGE))]
         return found
 
     def _finish(self, text: str, found: list[Detection]) -> list[Detection]:

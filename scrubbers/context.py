@@ -234,7 +234,7 @@ class ScrubContext:
             folded = surface.casefold()
             forms.add(folded)
             if entity == PERSON and " " in folded:
-                forms |= {folded.replace(" ", "_"), folded.replace(" ", "."), folded.replace(" ", "")}
+                forms |= {folded.replace(" ", joint) for joint in ("_", ".", "", "-", "+")}
             if entity == EMAIL:
                 forms.update(written_forms(folded))
             digits = "".join(ch for ch in surface if ch.isdigit())

@@ -11,21 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-_WORD = re.compile(r"\w+")
-_BEFORE_VALUE = frozenset("@.+-_")
-"""Besides letters and digits, the characters that glue a value to what precedes it (`x.greg@…`)."""
-_AFTER_VALUE = frozenset("@-_")
-"""Besides letters and digits, the characters that glue a value to what follows it."""
+# Letters and digits only: a known value glued into an identifier by "_", "-", "." or "+" is still the
+# value (`lookup_gregory_hallman`, `laptop-gregory-hallman-01`, `2.13.0+gregory.hallman`; issue 40)
+_WORD = re.compile(r"[^\W_]+")
 _NOT_DIGIT = re.compile(r"\D")
 _LONG_CHAINS: dict[int, re.Pattern] = {}
 """Compiled `_chains_of_at_least` patterns, by digit count."""
 
 
 class ValueMatcher:
-    """Finds, in case-folded text, any of the given case-folded values as a whole token.
+    """Finds, in case-folded text, any of the given case-folded values not glued to a letter or a digit.
 
-    The same matches as `(?<![\\w@.+-])(?:v1|v2|…)(?![\\w@-])`: a value neither starts nor ends glued to
-    a letter, digit or one of the gluing characters.
+    The same matches as `(?<![^\\W_])(?:v1|v2|…)(?![^\\W_])`: inside an identifier joined by `_`, `-`,
+    `.`, `+` or `@` a value is found; inside a longer word (`greg` in `gregory`) it is not.
     """
 
     def __init__(self, forms: Iterable[str]):
@@ -123,11 +121,9 @@ def _occurs(text: str, form: str) -> bool:
         end = position + len(form)
         before = text[position - 1] if position else ""
         after = text[end] if end < len(text) else ""
-        if not _glued(before, _BEFORE_VALUE) and not _glued(after, _AFTER_VALUE):
+        if not before.isalnum() and not after.isalnum():
             return True
         position = text.find(form, position + 1)
     return False
 
 
-def _glued(char: str, gluing: frozenset[str]) -> bool:
-    return bool(char) and (char.isalnum() or char == "_" or char in gluing)

@@ -9,7 +9,8 @@ from tests.conftest import FIXTURES, run_cli
 
 
 def test_the_compile_log_names_where_each_case_argument_rules_went(tmp_path: Path) -> None:
-    done = run_cli("compile", str(FIXTURES / "cases" / "golden"), "-o", str(tmp_path / "out"), "--target", "adk")
+    golden = FIXTURES / "cases" / "golden"
+    done = run_cli("compile", str(golden), "-o", str(tmp_path / "out"), "--target", "adk")
     assert done.returncode == 0, done.stderr.decode()
     routing = [line for line in done.stdout.decode().splitlines() if line.startswith("routing: adk: ")]
     assert routing, done.stdout

@@ -14,8 +14,8 @@ _PIECES = ["greg", "hallman", "greg.hallman@acme.io", "512", "44", "7723", "ann"
 
 
 def _values_regex(forms: list[str]) -> re.Pattern:
-    return re.compile(r"(?<![\w@.+-])(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True)))
-                      + r")(?![\w@-])")
+    return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True)))
+                      + r")(?![^\W_])")
 
 
 def _numbers_regex(numbers: list[str]) -> re.Pattern:
@@ -28,7 +28,8 @@ def test_value_matcher_whole_tokens_only() -> None:
     assert matcher.search("mail greg.hallman@acme.io today")
     assert matcher.search("call +1 555 0100.")
     assert matcher.search("(greg hallman)")
-    assert not matcher.search("x.greg hallman")  # glued before
+    assert matcher.search("x.greg hallman")  # joined into an identifier: still the value (issue 40)
+    assert not matcher.search("xgreg hallman")  # inside a longer word
     assert not matcher.search("greg hallmann")  # glued after
     assert not matcher.search("greg  hallman")  # another spelling is the scrubber's job, not this check's
 

@@ -47,6 +47,7 @@ _CALENDAR = frozenset("Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun "
 # a verb a person is the subject of, right after the word: "Scott is", "Jacob lives", "Gary said"
 _SUBJECT_VERB = regex.compile(r"(?:['’]s[ \t]+\p{Ll}+[ \t]+)?[ \t]+(?:is|was|has|had|lives|lived|says|said|"
                               r"told|asked|wrote|works|worked|loves|hates|thinks|wants|knows)\b")
+_LOWER_WORD = regex.compile(r"(?<![\p{L}\p{M}])\p{Ll}[\p{Ll}\p{M}]+")
 _CAPITALISED_RUN_BEFORE = regex.compile(r"(?:\p{Lu}[\p{Ll}\p{M}]+[ \t]){1,2}$")
 _CAPITALISED_RUN_AFTER = regex.compile(r"(?:[ \t]\p{Lu}[\p{Ll}\p{M}]+){1,2}")
 _ARTICLE_BEFORE = regex.compile(r"(?i:\b(?:the|a|an)[ \t]+)$")
@@ -140,7 +141,7 @@ class LoneNameRecognizer(OneEntityRecognizer):
                 end -= 2  # a possessive: "Franciska's kid" (the "'s" stays)
             if self.alone_is_name(text, start, end):
                 yield start, end, _SCORE
-        for match in _OTHER_CASE.finditer(text):
+        for match in _OTHER_CASE.finditer(text) if self._english(text) else ():
             word = match.group("word")
             cased = word.capitalize()
             if self._other_case_name(word) \
@@ -171,6 +172,13 @@ class LoneNameRecognizer(OneEntityRecognizer):
                 _SUBJECT_VERB.match(text, end)):
             return False  # "Mark the request as done", "Happy Rose Day"; but "Scott is from Leeds"
         return self.places_are_names or not reads_as_place(text, start, end, lex)
+
+    def _english(self, text: str) -> bool:
+        """Is the text English, by its lower-case words (the first 200): the lower-case rule weighs a word
+        against English word frequency, which says nothing of Spanish or Latin ("dolor" is a name too)."""
+        words = _LOWER_WORD.findall(text, 0, 2_000)[:200]
+        # a text of a few words gives no evidence of another language: read as English
+        return len(words) < 5 or sum(self.lexicon.is_frequent_word(w) for w in words) * 5 >= len(words) * 2
 
     def _other_case_name(self, word: str) -> bool:
         """A lower-case or all-capital word that is a name: a given name of four letters or more (short
