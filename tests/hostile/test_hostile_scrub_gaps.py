@@ -41,7 +41,8 @@ def _planted() -> tuple[dict, list[str]]:
         values.append(shown)
 
     for key, value in [("host.name", f"wks+{FIRST}.{LAST}"), ("code.namespace", f"svc.{FIRST}_{LAST}.tools"),
-                       ("thread.name", f"worker@{FIRST}-{LAST}"), ("session.id", f"{FIRST.title()}{LAST.title()}")]:
+                       ("thread.name", f"worker@{FIRST}-{LAST}"),
+                       ("session.id", f"{FIRST.title()}{LAST.title()}")]:
         plant(key, _string(value), value)
     resource_spans["scopeSpans"][0]["scope"]["version"] = f"1.0.0-{FIRST}-{LAST}"
     values.append(f"1.0.0-{FIRST}-{LAST}")
