@@ -185,6 +185,28 @@ def test_draft_a_case_from_each_export(name: str, engine) -> None:
     assert case.provenance.trace.trace_id == meta["trace_id"]
 
 
+PUN_FALSE_POSITIVE = pytest.mark.xfail(strict=True, reason=(
+    "the scrubber reads 'Pun' of the tool result 'Pun idea: Play on words ...' as a PERSON, and the "
+    "reply says 'a pun': save_case refuses the known value (fail closed); scrubbers/ is not ingest's"))
+
+
+@pytest.mark.parametrize("name, turn", [
+    pytest.param("pydantic-ai-tools-2025-12-04.json", 0, marks=PUN_FALSE_POSITIVE),
+    ("pydantic-ai-tools-2025-12-04.json", 1),
+    ("microsoft-agent-2025-10-14.json", 0),
+    ("openai-agents-2025-09-30.json", 0),
+])
+def test_promote_draft_writes_the_case(name: str, turn: int, tmp_path: Path) -> None:
+    meta = EXPECTED["files"][name]
+    result = run_cli("draft", str(FRAMEWORKS / name), "--trace", meta["trace_id"][:8], "--turn", str(turn),
+                     "--by", "hermione.g", "-o", str(tmp_path))
+    assert result.returncode == 0, result.stderr.decode()
+    (written,) = tmp_path.glob("*.yaml")
+    text = written.read_text(encoding="utf-8")
+    assert all(f"name: {c['name']}" in text for c in meta["turns"][turn]["tool_calls"])
+    assert "expected_output:" in text and meta["trace_id"] in text
+
+
 def test_draft_of_the_planted_export_leaks_nothing(tmp_path: Path, engine) -> None:
     path = agent_framework_with_an_email(tmp_path)
     options = DraftOptions(by="hermione.g", now=datetime(2026, 7, 2, 14, 3, 11, tzinfo=UTC))
