@@ -148,6 +148,8 @@ class EditSession:
         self.invalid.update(invalid or {})
         if name in (invalid or {}):
             return False  # the whole field is unreadable (not JSON): it keeps its last valid value
+        if value == getattr(self.case, name):
+            return False  # the same value (a key in a field the case could not take): nothing to check
         try:
             case = with_field(self.case, name, value)
         except ValidationError as exc:

@@ -36,7 +36,8 @@ def read_field(name: str, text: str) -> tuple[object, str | None]:
         try:
             number = float(text)
         except ValueError:
-            return None, f"{name} must be a number, not {text!r}" if text else f"{name} must be a number"
+            # The same words on every key (the status line is laid out again when its text changes).
+            return None, f"{name} must be a number"
         return (int(number) if number.is_integer() and "." not in text and "e" not in text.lower()
                 else number), None
     if name == "unit":
