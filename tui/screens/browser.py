@@ -255,7 +255,9 @@ class BrowserScreen(Screen):
 
     def _open_when_ready(self, key: str) -> None:
         """A turn asked for before its trace was scrubbed: opened only if the SME still waits on it."""
-        waiting = self.app.screen is self and self.query_one(TurnTable).current_key == key
+        table = self.query_one(TurnTable)
+        # Still on that row, in the table: typing elsewhere meanwhile (the filter) is never taken over.
+        waiting = self.app.screen is self and self.focused is table and table.current_key == key
         if waiting:
             self._open(key)
         else:
