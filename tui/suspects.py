@@ -20,6 +20,7 @@ from typing import Any
 from promote.case.model import Case
 from promote.case.problems import field_path
 from promote.case.rules import PLACEHOLDER_RE
+from promote.case.store import string_locations
 from promote.case.yaml_io import case_json
 
 _CAPITALISED = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
@@ -67,7 +68,7 @@ def in_text(text: str) -> list[tuple[int, int, str]]:
 def find(case: Case) -> list[Suspect]:
     """Every suspect of the case, with the fields holding it (provenance is left out: ids, not words)."""
     places: dict[tuple[str, str], list[str]] = {}
-    for location, text in _strings({k: v for k, v in case_json(case).items() if k != "provenance"}):
+    for location, text in string_locations({k: v for k, v in case_json(case).items() if k != "provenance"}):
         for start, end, kind in in_text(text):
             places.setdefault((text[start:end], kind), []).append(field_path(location))
     return [Suspect(text, kind, tuple(dict.fromkeys(fields))) for (text, kind), fields in places.items()]
@@ -95,12 +96,3 @@ def _replace(node: Any, word: re.Pattern, placeholder: str) -> Any:
     return word.sub(placeholder, node) if isinstance(node, str) else node
 
 
-def _strings(node: Any, location: tuple = ()):
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _strings(value, (*location, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _strings(value, (*location, index))
-    elif isinstance(node, str):
-        yield location, node

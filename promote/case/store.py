@@ -180,7 +180,7 @@ def _known_value_problems(
     if found is None:
         return []
     problems = []
-    for location, text in _strings(tree):
+    for location, text in string_locations(tree):
         if found(text):
             line, column = locate(tree, location)
             problems.append(Problem(rule="known-value", field=field_path(location),
@@ -198,7 +198,7 @@ def raw_value_fields(data: Any, known_values: Iterable[str] | ValueFingerprints)
     if found is None:
         return []
     tree = case_json(data) if isinstance(data, Case) else data
-    return [field_path(location) for location, text in _strings(tree) if found(text)]
+    return [field_path(location) for location, text in string_locations(tree) if found(text)]
 
 
 def _known_value_finder(known_values: Iterable[str] | ValueFingerprints) -> Callable[[str], Any] | None:
@@ -213,13 +213,14 @@ def _known_value_finder(known_values: Iterable[str] | ValueFingerprints) -> Call
                       re.IGNORECASE).search
 
 
-def _strings(node: Any, location: tuple[Any, ...] = ()) -> Iterable[tuple[tuple[Any, ...], str]]:
+def string_locations(node: Any, location: tuple[Any, ...] = ()) -> Iterable[tuple[tuple[Any, ...], str]]:
+    """(location, text) of every string in a case's plain data, locations as key and index paths."""
     if isinstance(node, dict):
         for key, value in node.items():
-            yield from _strings(value, (*location, key))
+            yield from string_locations(value, (*location, key))
     elif isinstance(node, list):
         for index, value in enumerate(node):
-            yield from _strings(value, (*location, index))
+            yield from string_locations(value, (*location, index))
     elif isinstance(node, str):
         yield location, str(node)
 
