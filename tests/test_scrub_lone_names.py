@@ -84,3 +84,16 @@ def test_a_word_the_policy_says_is_no_name_is_never_a_lone_name() -> None:
 ])
 def test_what_ner_calls_a_person_is_kept_when_the_name_lists_agree(text: str, name: str) -> None:
     assert name not in _scrub(text)
+
+
+def test_the_policy_switches_take_lone_names_and_handles_out() -> None:
+    from scrubbers.policy import load_policy
+    from scrubbers.recognizers.handles import HandleRecognizer
+    from scrubbers.recognizers.registry import build_recognizers
+
+    policy = load_policy().policy
+    kinds = {type(r) for r in build_recognizers(policy)}
+    assert {LoneNameRecognizer, HandleRecognizer} <= kinds
+    off = policy.recognizers.model_copy(update={"lone_names": False, "handles": False})
+    kinds = {type(r) for r in build_recognizers(policy.model_copy(update={"recognizers": off}))}
+    assert not kinds & {LoneNameRecognizer, HandleRecognizer}
