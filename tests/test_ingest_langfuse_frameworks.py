@@ -185,13 +185,9 @@ def test_draft_a_case_from_each_export(name: str, engine) -> None:
     assert case.provenance.trace.trace_id == meta["trace_id"]
 
 
-PUN_FALSE_POSITIVE = pytest.mark.xfail(strict=True, reason=(
-    "the scrubber reads 'Pun' of the tool result 'Pun idea: Play on words ...' as a PERSON, and the "
-    "reply says 'a pun': save_case refuses the known value (fail closed); scrubbers/ is not ingest's"))
-
-
 @pytest.mark.parametrize("name, turn", [
-    pytest.param("pydantic-ai-tools-2025-12-04.json", 0, marks=PUN_FALSE_POSITIVE),
+    # the tool result's "Pun idea: ..." is a label, not a person (it was: save_case then refused the reply)
+    ("pydantic-ai-tools-2025-12-04.json", 0),
     ("pydantic-ai-tools-2025-12-04.json", 1),
     ("microsoft-agent-2025-10-14.json", 0),
     ("openai-agents-2025-09-30.json", 0),

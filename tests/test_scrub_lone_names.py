@@ -51,6 +51,7 @@ def test_a_name_standing_alone_is_replaced(text: str, names: list[str]) -> None:
     "Deadline: Jan 12, Mon and Sun are off.",  # calendar short forms are given names too
     "We wish you a Happy Rose festival!",  # a name inside a title
     "kubectl get pods -n monitoring | grep jaeger",
+    "Pun idea: a play on words about carrots.",  # a word before a lower-case noun and a colon: a label
 ])
 def test_words_that_only_look_like_names_stay(text: str) -> None:
     assert _scrub(text) == text

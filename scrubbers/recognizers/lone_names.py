@@ -50,6 +50,9 @@ _SUBJECT_VERB = regex.compile(r"(?:['’]s[ \t]+\p{Ll}+[ \t]+)?[ \t]+(?:is|was|h
 _LOWER_WORD = regex.compile(r"(?<![\p{L}\p{M}])\p{Ll}[\p{Ll}\p{M}]+")
 _CAPITALISED_RUN_BEFORE = regex.compile(r"(?:\p{Lu}[\p{Ll}\p{M}]+[ \t]){1,2}$")
 _CAPITALISED_RUN_AFTER = regex.compile(r"(?:[ \t]\p{Lu}[\p{Ll}\p{M}]+){1,2}")
+# a lower-case noun and a colon after the word make it a label ("Pun idea:"); a verb of speech does not
+_LABEL_AFTER = regex.compile(r"[ \t]+(?!(?:said|says|asked|asks|wrote|writes|replied|replies|adds|added|"
+                             r"notes|noted|here|again|too)\b)\p{Ll}+[ \t]*:(?!//)")
 _ARTICLE_BEFORE = regex.compile(r"(?i:\b(?:the|a|an)[ \t]+)$")
 _NEXT_WORD = regex.compile(r"[ \t]+(\p{Lu}[\p{Ll}\p{M}]+)\b")
 _CAPITALISED = regex.compile(r"\p{Lu}[\p{Ll}\p{M}]+")
@@ -166,6 +169,8 @@ class LoneNameRecognizer(OneEntityRecognizer):
         at_start = _SENTENCE_START.search(text, max(0, start - 4), start) is not None
         if _ARTICLE_BEFORE.search(text, max(0, start - 6), start):
             return False  # "The Plaza Hotel", "the Watcher": an article makes it a thing or a title
+        if _LABEL_AFTER.match(text, end):
+            return False  # "Pun idea: ...", "Status check: ...": a label, not a name
         if self._title_follows(text, end):
             return False  # "Forklift Operator", "Kaylee Street": part of a longer title or name of a thing
         if lex.is_word(word) and (at_start or self._in_title(text, start, end)) and not (
