@@ -204,13 +204,12 @@ class LoneNameRecognizer(OneEntityRecognizer):
     def _in_title(self, text: str, start: int, end: int) -> bool:
         """Is a capitalised common word next to the word: a title or a heading, where every word has a
         capital ("Good Day Sunshine")?"""
-        before = _CAPITALISED.findall(text[max(0, start - 20):start].rsplit(None, 1)[-1:][0]
-                                      if text[max(0, start - 20):start].split() else "")
-        after = text[end:end + 20].split()
-        neighbours = [*(before[-1:]), *(after[:1])]
+        last_before = text[max(0, start - 20):start].split()[-1:]
+        before = _CAPITALISED.findall(last_before[0])[-1:] if last_before else []  # "(Happy" reads "Happy"
+        neighbours = [word.strip(".,!?;:") for word in [*before, *text[end:end + 20].split()[:1]]]
         lex = self.lexicon
-        return any(_CAPITALISED.fullmatch(w.strip(".,!?;:")) and lex.is_word(w.strip(".,!?;:"))
-                   and not lex.is_name(w.strip(".,!?;:")) for w in neighbours)
+        return any(_CAPITALISED.fullmatch(word) and lex.is_word(word) and not lex.is_name(word)
+                   for word in neighbours)
 
     def _lower_lists(self, text: str) -> Iterator[tuple[int, int, float]]:
         """A list of three or more lower-case single words, most of them given names, in chat: every
