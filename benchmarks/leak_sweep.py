@@ -24,14 +24,14 @@ from promote.draft import DraftOptions, draft_from_export
 from promote.draft.export import draft_text
 from promote.errors import PromoteError
 from promote.listing import list_traces
-from promote.scrub_trace import scrub_trace
+from promote.source import scrub_trace
 from tests.conftest import TRACES
 from tests.hostile.planting import DISGUISES, MORE_VALUES, PERSONAL_PART, VALUES, leaked, spans_of
 from tests.hostile.test_hostile_fuzz import PLACES
 
 
 def _traces_text(path: Path, engine, trace_id: str) -> str:
-    listing = list_traces([path], scrub=lambda trace: scrub_trace(trace, engine)[0])
+    listing = list_traces([path], scrub=lambda trace: scrub_trace(trace, engine).trace)
     return json.dumps(listing.model_dump(mode="json"), ensure_ascii=False)
 
 

@@ -1,8 +1,8 @@
 """The library side of `promote traces`: read exports, rebuild turns, list them as JSON or a table.
 
-`list_traces` returns the `--json` shape of docs/cli.md (`TraceListing.model_dump(mode="json")`);
-`render_table` is the human view. Neither prints. `scrub` is applied to every trace before it is
-listed, so nothing unscrubbed reaches the listing when the caller passes one.
+`list_traces` returns the `--json` shape of docs/cli.md (`TraceListing.model_dump(mode="json")`) of the
+traces `promote.source` reads; `render_table` is the human view. Neither prints. `scrub` is applied to
+every trace before it is listed, so nothing unscrubbed reaches the listing when the caller passes one.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from pathlib import Path
 
 from pydantic import Field
 
-from promote.ingest import iter_trace_groups
-from promote.ingest.turns import build_traces
 from promote.models import Model
+from promote.source import read_traces
 from promote.trace_model import Skipped, Trace, Turn
 
 Scrub = Callable[[Trace], Trace]
@@ -39,14 +38,14 @@ class TraceListing(Model):
 
 
 def list_traces(paths: Iterable[str | Path], *, scrub: Scrub | None = None) -> TraceListing:
-    """Every agent trace in the exports, pieces of one trace id merged, earliest first.
+    """Every agent trace in the exports (`promote.source.read_traces`: one trace id in one file is one
+    trace), earliest first.
 
     Raises PromoteError (from the reader) for a file that cannot be read or holds no span at all.
     """
     skipped: list[Skipped] = []
-    spans = [span for group in iter_trace_groups(paths, skipped=skipped) for span in group]
-    listing = TraceListing(skipped=skipped)
-    for trace in build_traces(spans):  # pieces of one trace id merged, a span exported twice counted once
+    listing = TraceListing()
+    for trace in read_traces(paths, skipped=skipped):
         if not trace.turns:
             where = next((s.where for s in trace.spans if s.where), "-")
             why = f"trace {trace.trace_id}: {trace.no_turns_reason}"
@@ -55,6 +54,7 @@ def list_traces(paths: Iterable[str | Path], *, scrub: Scrub | None = None) -> T
             listing.other_traces += 1
             continue
         listing.traces.append(scrub(trace) if scrub is not None else trace)
+    listing.skipped = skipped  # (a model copies a list it is given: filled while reading, set after)
     listing.traces.sort(key=_started)
     return listing
 

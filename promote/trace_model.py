@@ -143,6 +143,9 @@ class Trace(_Model):
     """Why no turn was rebuilt (what the spans carry, which conventions were tried); None with turns."""
     spans: list[Span] = Field(default_factory=list, exclude=True)
     """The spans the trace was rebuilt from (not printed)."""
+    export: str | None = Field(default=None, exclude=True)
+    """The file it was read from, as given (`-` for stdin); not printed (its id names the file where
+    the same id is in two files: `promote.source.traces`)."""
 
 
 class Skipped(_Model):

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from scrubbers.policy import LoadedPolicy, ScrubPolicy, load_policy
     from scrubbers.report import Finding, ScrubReport
     from scrubbers.residual import residual_scan
+    from scrubbers.roles import Role
 
 _HOMES = {
     "REDACTED": "scrubbers.engine",
@@ -29,6 +30,7 @@ _HOMES = {
     "ScrubReport": "scrubbers.report",
     "load_policy": "scrubbers.policy",
     "residual_scan": "scrubbers.residual",
+    "Role": "scrubbers.roles",
 }
 
 __all__ = sorted(_HOMES)

@@ -78,15 +78,29 @@ class ScrubContext:
         """The output check's answer by text, for this context's state (histories repeat in every call)."""
         self._pieces: dict[tuple[str, str], str] = {}  # (entity, normalised piece) → the split value it is of
         self._emails = KnownAddresses()  # known e-mail addresses, found however they are written out
+        self.replaced: dict[str, set[str]] = {}
+        """What the engine replaced in this trace: each placeholder (or the redaction mark) it wrote, with
+        the values it wrote it over, as they read (disguises taken off). Raw: never printed or written;
+        the write gate's known values, so nothing has to be found again by diffing its output."""
 
     # placeholders ---------------------------------------------------------------------------------
     def placeholder(self, entity: str, value: str) -> str:
-        """The placeholder for `value`, the same one every time in this context."""
+        """The placeholder for `value`, the same one every time in this context (and `value` noted in
+        `replaced` under it: the engine asks for a placeholder only to write it over `value`)."""
+        token = self._placeholder(entity, value)
+        self.replaced.setdefault(token, set()).add(value)
+        return token
+
+    def note_replaced(self, mark: str, value: str) -> None:
+        """`value` was written over with `mark` (the redaction mark: nothing could be made of it)."""
+        self.replaced.setdefault(mark, set()).add(value)
+
+    def _placeholder(self, entity: str, value: str) -> str:
         normalised = normalise(entity, value)
         if self._pieces:
             whole = self._pieces.get((entity, normalised))
             if whole is not None and normalise(entity, whole) != normalised:
-                return self.placeholder(entity, whole)  # a piece of a split value: the whole value's token
+                return self._placeholder(entity, whole)  # a piece of a split value: the whole value's token
         canonical = self._canonical(entity, normalised)
         token = self._placeholders.get((entity, canonical))
         if token is None:

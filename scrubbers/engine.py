@@ -327,6 +327,7 @@ class ScrubEngine:
             done = replace_whole(leaf, ctx) if leaf.kind == WHOLE else self._prose(leaf, ctx)
             if done is None:  # analysis failed: fail closed
                 report.redacted_on_error += 1
+                ctx.note_replaced(REDACTED, leaf.text)
                 return REDACTED
             # The same text in the same trace state gives the same output and counts; any new known value
             # empties the memo. A text too long for NER is counted as skipped each time, so it is not kept.

@@ -13,11 +13,9 @@ from promote.case.checks import LuhnRange, ReplyChecks, ToolResultCheck
 from promote.case.model import Budgets, Case
 from promote.check import LABELS, check_cases, checks_artifact, render_report
 from promote.check.run import EVALUATORS, load_case_model
-from promote.draft import DraftOptions
-from promote.draft.builder import draft_case
-from promote.draft.provenance import scrub_info
+from promote.draft import DraftOptions, draft_turn
 from promote.listing import list_traces
-from promote.scrub_trace import scrub_trace
+from promote.source import scrub_trace
 from promote.trace_model import ModelCall, ToolCall, Trace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,10 +103,9 @@ def test_drafts_of_every_turn_pass_against_their_own_export(name: str, engine) -
     traces = list_traces([TRACES / name]).traces
     drafts = []
     for trace in traces:
-        scrubbed, replaced = scrub_trace(trace, engine)
-        for turn in scrubbed.turns:
-            result = draft_case(scrubbed, turn.index, export_path=TRACES / name,
-                                scrub=scrub_info(engine, replaced), options=OPTIONS)
+        done = scrub_trace(trace, engine)
+        for turn in done.trace.turns:
+            result = draft_turn(done, turn.index, OPTIONS)
             drafts.append((f"{trace.trace_id}/{turn.index}", result.case))
     assert len(drafts) == 7
     report = check_cases(drafts, traces, engine=engine)

@@ -28,11 +28,9 @@ from promote.compile.adk_tool_args import METRIC
 from promote.compile.artifacts import CompileUnit
 from promote.compile.policy import load_suite_policy
 from promote.compile.targets import backend_metrics
-from promote.draft import DraftOptions
-from promote.draft.builder import draft_case
-from promote.draft.provenance import scrub_info
+from promote.draft import DraftOptions, draft_turn
 from promote.listing import list_traces
-from promote.scrub_trace import scrub_trace
+from promote.source import scrub_trace
 from promote.trace_model import Trace, Turn
 
 from tests.adk_stub import evaluate_set
@@ -55,13 +53,13 @@ def held_out() -> tuple[list[Case], list[Paired]]:
     turns: list[Paired] = []
     for run in RUNS:
         for trace in list_traces([TRACES / run]).traces:
-            scrubbed, replaced = scrub_trace(trace, engine)
+            done = scrub_trace(trace, engine)
+            scrubbed = done.trace
             for index, turn in enumerate(trace.turns):
                 turns.append((trace, turn, scrubbed, scrubbed.turns[index]))
                 if turn.user_input is None:
                     continue
-                draft = draft_case(scrubbed, index, export_path=TRACES / run,
-                                   scrub=scrub_info(engine, replaced), options=OPTIONS).case
+                draft = draft_turn(done, index, OPTIONS).case
                 cases.append(_reviewed(draft, len(cases)))
     return cases, turns
 

@@ -12,7 +12,8 @@ import pytest
 from promote.case.model import Budgets, ScrubInfo
 from promote.case.pii import residual_scan_for_validate
 from promote.case.rules import figure_in_text
-from promote.draft import DraftOptions, draft_case, draft_text, write_draft
+from promote.draft import DraftOptions, draft_case, draft_text, gather_inputs, write_draft
+from promote.source.digest import file_sha256
 from promote.draft.figures import figures_in_text
 from promote.draft.naming import title_from_input
 from promote.errors import PromoteError
@@ -97,7 +98,9 @@ def draft(trace: Trace, export: Path, **options):
     options.setdefault("now", NOW)
     if "cases_dir" not in options:
         options.setdefault("repo", HR_REPO)
-    return draft_case(trace, 0, export_path=export, scrub=SCRUB, options=DraftOptions(**options))
+    chosen = DraftOptions(**options)
+    return draft_case(trace, 0, inputs=gather_inputs(chosen, export_sha256=file_sha256(export)), scrub=SCRUB,
+                      options=chosen)
 
 
 def test_carryover_draft_holds_what_the_agent_did(export: Path) -> None:
@@ -276,7 +279,9 @@ def test_pii_gate_names_the_field_never_the_value(export: Path, tmp_path: Path) 
 
 def test_turn_out_of_range_says_how_many_turns(export: Path) -> None:
     with pytest.raises(PromoteError, match=r"has 1 turn\(s\); there is no turn 3.*--turn 0..0"):
-        draft_case(carryover_trace(), 3, export_path=export, scrub=SCRUB, options=DraftOptions(by="x"))
+        options = DraftOptions(by="x")
+        draft_case(carryover_trace(), 3, inputs=gather_inputs(options, export_sha256=file_sha256(export)),
+                   scrub=SCRUB, options=options)
 
 
 def test_turn_without_content_is_refused_with_the_fix(export: Path) -> None:

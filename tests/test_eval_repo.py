@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from promote.case.model import ScrubInfo
-from promote.draft import DraftOptions, draft_case
+from promote.draft import DraftOptions, draft_case, gather_inputs
+from promote.source.digest import file_sha256
 from promote.errors import PromoteError
 from promote.repo.eval_repo import EvalRepo, RepoConfig
 from promote.trace_model import ToolCall, Trace, Turn
@@ -33,8 +34,9 @@ def test_without_a_config_a_draft_takes_neutral_defaults_never_hr(tmp_path: Path
     export = tmp_path / "export.jsonl"
     export.write_text("{}\n")
     cases = tmp_path / "evals" / "cases"
-    result = draft_case(helm_trace(), 0, export_path=export, scrub=SCRUB,
-                        options=DraftOptions(by="sre", cases_dir=cases))
+    options = DraftOptions(by="sre", cases_dir=cases)
+    result = draft_case(helm_trace(), 0, inputs=gather_inputs(options, export_sha256=file_sha256(export)),
+                        scrub=SCRUB, options=options)
     case = result.case
     assert case.id == "helm.rollback_001" and case.metadata["pillar"] == "helm"
     assert [entity.handle for entity in case.entities] == ["unresolved.requesting_user"]
@@ -52,8 +54,9 @@ def test_the_repo_config_sets_pillar_prefix_entity_scope_and_datasets(tmp_path: 
     )
     export = tmp_path / "export.jsonl"
     export.write_text("{}\n")
-    case = draft_case(helm_trace(), 0, export_path=export, scrub=SCRUB,
-                      options=DraftOptions(by="sre", repo=tmp_path / "evals")).case
+    options = DraftOptions(by="sre", repo=tmp_path / "evals")
+    case = draft_case(helm_trace(), 0, inputs=gather_inputs(options, export_sha256=file_sha256(export)),
+                      scrub=SCRUB, options=options).case
     assert case.id == "ops.helm_rollback_001" and case.metadata["pillar"] == "platform"
     assert case.entities[0].handle == "unresolved.on_call_engineer" and case.datasets == ["helm-golden"]
     assert case.safety.must_not[0].scope == "other teams' secrets"

@@ -25,12 +25,11 @@ from promote.case.model import Case
 from promote.case.problems import field_path
 from promote.case.rules import PLACEHOLDER_RE
 from promote.case.yaml_io import case_json
-from promote.draft import DraftOptions, draft_case
-from promote.draft.provenance import scrub_info
+from promote.draft import DraftOptions, draft_turn
+from promote.source.scrub import ScrubbedTrace
 from promote.trace_model import Turn
 from tui import seams, suspects
 from tui.recovery import Recovered, RecoveryFile, pending_recoveries, recovery_folder
-from tui.trace_store import ScrubbedTrace
 
 __all__ = ["EditSession", "Views", "pending_recoveries", "recovery_folder", "top_field", "with_field"]
 
@@ -109,8 +108,7 @@ class EditSession:
                    by: str | None = None, now: datetime | None = None) -> EditSession:
         options = DraftOptions(by=by, cases_dir=repo.cases_dir if repo else None,
                                repo=repo.root if repo else None, now=now)
-        scrub = scrubbed.scrub or scrub_info(seams.engine(), scrubbed.replaced)
-        result = draft_case(scrubbed.trace, turn, export_path=scrubbed.export, scrub=scrub, options=options)
+        result = draft_turn(scrubbed, turn, options)
         cases_dir = repo.cases_dir if repo else Path.cwd()
         # A draft's figures are suggestions (kept in `drafted`): the case holds only the accepted ones.
         case = with_field(result.case, "numeric", [])

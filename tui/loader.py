@@ -1,8 +1,10 @@
-"""Reading and scrubbing exports in a child process, so the UI's event loop never waits for them.
+"""The UI's loader child: it reads and scrubs the exports through `promote.source`, so the UI's event
+loop never waits for them, and sends typed messages (`tui.pipe`) up its stdout.
 
 Parsing JSON and running spaCy hold Python's GIL for long stretches; in a thread of the UI process that
-stalls frames by hundreds of milliseconds. The child reads the exports and scrubs the traces; the UI
-process receives metadata rows and scrubbed traces only, so raw text never reaches it at all.
+stalls frames by hundreds of milliseconds. The child streams the traces (`promote.source.read_traces`,
+the same rule as `promote traces`), sends each trace's rows, and scrubs them (`ScrubQueue`, a wanted one
+first); the UI process receives rows and scrubbed traces only, so raw text never reaches it at all.
 No Textual here: `serve` runs in the child (`python -m tui.loader`), `Loader` is the UI's handle on it;
 this module imports nothing heavy, so `promote tui` can start the child before it loads the UI.
 """
@@ -20,78 +22,119 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tui.pipe import (
+    Down,
+    LoadFailed,
+    ReadDone,
+    RowsRead,
+    ScrubDone,
+    SnippetUpdate,
+    Stop,
+    TracesScrubbed,
+    Up,
+    Want,
+)
+
 # Each batch the table receives costs it one re-render of its visible rows: rows are batched for
 # 0.1 s (the first ones go at once), snippets for 0.3 s (a wanted trace goes at once).
 ROWS_SECONDS = 0.1
 SNIPPETS_SECONDS = 0.3
 
 
-def serve(paths: list[Path], repo_start: Path | None, requests: Any, results: Any, window: int) -> None:
+def serve(paths: list[Path], repo_start: Path | None, requests: Any, results: Any) -> None:
     """The child: stream rows, then scrubbed traces (a wanted one first), onto `results`.
 
-    The rows come first: only the ingester is imported before the first ones are sent. The scrubber
+    The rows come first: only the reader is imported before the first ones are sent. The scrubber
     (spaCy, seconds to load) and the eval repo are loaded after that, beside the reading."""
-    from promote.errors import PromoteError
-    from tui.trace_store import TraceStore
+    from promote.source.queue import ScrubQueue
 
-    store = TraceStore(window=window)
+    queue = ScrubQueue()
     stop = threading.Event()
     first_sent = threading.Event()
 
     def listen() -> None:
         while True:
-            kind, value = requests.get()
-            if kind == "stop":
+            request = requests.get()
+            if isinstance(request, Stop):
                 stop.set()
                 first_sent.set()
-                store.wake()
+                queue.wake()
                 return
-            store.want(value)
-
-    def read() -> None:
-        batch: list = []
-        sent = 0.0
-        try:
-            for rows in store.read_rows(paths):
-                if stop.is_set():
-                    return
-                batch += rows
-                if not sent or time.monotonic() - sent > ROWS_SECONDS:
-                    results.put(("rows", batch))
-                    batch, sent = [], time.monotonic()
-                    first_sent.set()
-        except PromoteError as exc:
-            results.put(("error", str(_scrubbed(exc))))
-        except Exception as exc:  # noqa: BLE001 - the type only: a message could carry trace content
-            results.put(("error", f"cannot read the exports ({type(exc).__name__})"))
-        finally:
-            first_sent.set()
-        results.put(("rows", batch))
-        results.put(("read_done", len(store.skipped)))
+            queue.want(request.trace_id)
 
     threading.Thread(target=listen, daemon=True).start()
-    reader = threading.Thread(target=read, daemon=True)
+    reader = threading.Thread(target=_read, args=(paths, queue, results, stop, first_sent), daemon=True)
     reader.start()
     first_sent.wait()
     from tui import seams
-    from tui.trace_store import snippet_updates
 
     engine = seams.engine()
-    try:
-        repo = seams.EvalRepo.find(repo_start) if repo_start is not None else None
-    except PromoteError:
-        repo = None  # no eval repo: nothing is marked as promoted
-    duplicate = _duplicate_finder(repo)
+    duplicate = _duplicate_finder(repo_start)
     done: list = []
     sent = time.monotonic()
-    while (scrubbed := store.scrub_next(engine, stop)) is not None:
-        done.append(scrubbed)
-        if time.monotonic() - sent > SNIPPETS_SECONDS or store.was_wanted(scrubbed.trace.trace_id):
-            results.put(("scrubbed", [u for item in done for u in snippet_updates(item, duplicate)], done))
+    while (scrubbed := queue.scrub_next(engine, stop)) is not None:
+        done.append(scrubbed.without_raw())
+        if time.monotonic() - sent > SNIPPETS_SECONDS or queue.was_wanted(scrubbed.trace.trace_id):
+            results.put(_scrubbed_message(done, duplicate))
             done, sent = [], time.monotonic()
-    results.put(("scrubbed", [u for item in done for u in snippet_updates(item, duplicate)], done))
+    results.put(_scrubbed_message(done, duplicate))
     reader.join()
-    results.put(("scrub_done", None))
+    results.put(ScrubDone())
+
+
+def _read(paths: list[Path], queue: Any, results: Any, stop: threading.Event,
+          first_sent: threading.Event) -> None:
+    """The reader thread: rows of each agent trace as `read_traces` hands it on, batched; a trace goes to
+    the scrub queue once its rows are sent (its snippets can never arrive before its rows)."""
+    from promote.errors import PromoteError
+    from promote.source import read_traces
+    from tui.trace_store import turn_row
+
+    rows: list = []
+    held: list = []
+    skipped: list = []
+    sent = 0.0
+
+    def send() -> None:
+        nonlocal rows, held, sent
+        results.put(RowsRead(rows))
+        for trace in held:
+            queue.put(trace)
+        rows, held, sent = [], [], time.monotonic()
+        first_sent.set()
+
+    try:
+        for trace in read_traces(paths, skipped=skipped):
+            if stop.is_set():
+                return
+            if trace.producer is None or not trace.turns:
+                continue
+            rows += [turn_row(trace, turn) for turn in trace.turns]
+            held.append(trace)
+            if not sent or time.monotonic() - sent > ROWS_SECONDS:
+                send()
+    except PromoteError as exc:
+        results.put(LoadFailed(str(_scrubbed(exc))))
+    except Exception as exc:  # noqa: BLE001 - the type only: a message could carry trace content
+        results.put(LoadFailed(f"cannot read the exports ({type(exc).__name__})"))
+    finally:
+        send()
+        queue.close()
+    results.put(ReadDone(len(skipped)))
+
+
+def _scrubbed_message(done: list, duplicate: Any) -> TracesScrubbed:
+    from tui.trace_store import row_key, snippet_of
+
+    updates = []
+    for item in done:
+        for turn in item.trace.turns:
+            promoted = None
+            if turn.user_input is not None and duplicate is not None:
+                promoted = duplicate(turn.user_input, [call.name for call in turn.tool_calls])
+            key = row_key(item.trace.trace_id, turn.index)
+            updates.append(SnippetUpdate(key, snippet_of(turn), promoted))
+    return TracesScrubbed(updates, done)
 
 
 def _scrubbed(error: Any) -> Any:
@@ -104,64 +147,66 @@ def _scrubbed(error: Any) -> Any:
     return scrubbed_error(error, seams.engine())
 
 
-def _duplicate_finder(repo: Any):
-    if repo is None or not repo.case_files():
+def _duplicate_finder(repo_start: Path | None):
+    """(user input, tool names) → the eval-repo case that already holds that turn (None: no repo)."""
+    if repo_start is None:
         return None
-    memo: dict[tuple[str, tuple[str, ...]], Path | None] = {}
+    from promote.draft.inputs import duplicate_key, existing_cases
+    from promote.errors import PromoteError
+    from tui import seams
 
-    def find(user_input: str, tools: list[str]) -> Path | None:
-        key = (" ".join(user_input.split()), tuple(tools))
-        if key not in memo:
-            memo[key] = repo.find_duplicate(user_input, tools)
-        return memo[key]
-
-    return find
+    try:
+        _, duplicates = existing_cases(seams.EvalRepo.find(repo_start))
+    except PromoteError:
+        return None  # no eval repo: nothing is marked as promoted
+    if not duplicates:
+        return None
+    return lambda user_input, tools: duplicates.get(duplicate_key(user_input, tools))
 
 
 class Loader:
     """The UI's side: start the child (`python -m tui.loader`), iterate its messages, ask for a trace
-    first, stop it. Messages are pickles on the child's stdout; requests are lines on its stdin."""
+    first, stop it. Both ways the messages are `tui.pipe` objects, pickled."""
 
-    def __init__(self, paths: list[Path], repo_start: Path | None, window: int = 256) -> None:
+    def __init__(self, paths: list[Path], repo_start: Path | None) -> None:
         """Start the child at once (it is started before the UI has even loaded: launch to first rows).
 
         `repo_start` is where the eval repo is looked for (its cases mark turns already promoted)."""
         config = {"paths": [str(p) for p in paths],
-                  "repo": str(repo_start) if repo_start is not None else None,
-                  "window": window}
+                  "repo": str(repo_start) if repo_start is not None else None}
         # stderr is dropped: nothing the child could print about a trace may reach a terminal or a log.
         self.process = subprocess.Popen([sys.executable, "-m", "tui.loader", json.dumps(config)],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL)
         self._lock = threading.Lock()
 
-    def messages(self) -> Iterator[tuple]:
+    def messages(self) -> Iterator[Up]:
         """Every message until scrubbing is done (or the child is gone)."""
         while True:
             try:
                 message = pickle.load(self.process.stdout)
             except (EOFError, pickle.UnpicklingError, OSError):
                 if self.process.poll() not in (None, 0):
-                    yield ("error", "the loader stopped unexpectedly")
+                    yield LoadFailed("the loader stopped unexpectedly")
                 return
             yield message
-            if message[0] == "scrub_done":
+            if isinstance(message, ScrubDone):
                 return
 
-    def _send(self, line: str) -> None:
+    def _send(self, request: Down) -> None:
         with self._lock:
             try:
-                self.process.stdin.write((line + "\n").encode())
+                pickle.dump(request, self.process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
                 self.process.stdin.flush()
             except (BrokenPipeError, OSError, ValueError):
                 pass  # the child is gone: nothing to ask of it
 
     def want(self, trace_id: str) -> None:
-        self._send(f"want {trace_id}")
+        self._send(Want(trace_id))
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self._send("stop")
+            self._send(Stop())
             try:
                 self.process.wait(timeout=2)
             except subprocess.TimeoutExpired:
@@ -175,14 +220,13 @@ class Loader:
 
 
 class _Requests:
-    """The child's stdin as the (kind, value) requests `serve` reads."""
+    """The child's stdin as the `tui.pipe` requests `serve` reads (the UI gone: `Stop`)."""
 
-    def get(self) -> tuple[str, str | None]:
-        line = sys.stdin.readline()
-        if not line:
-            return "stop", None
-        kind, _, value = line.strip().partition(" ")
-        return kind, value or None
+    def get(self) -> Down:
+        try:
+            return pickle.load(sys.stdin.buffer)
+        except (EOFError, pickle.UnpicklingError, OSError):
+            return Stop()
 
 
 class _Results:
@@ -193,7 +237,7 @@ class _Results:
         os.dup2(2, 1)
         self._lock = threading.Lock()
 
-    def put(self, message: tuple) -> None:
+    def put(self, message: Up) -> None:
         with self._lock:
             pickle.dump(message, self._out, protocol=pickle.HIGHEST_PROTOCOL)
             self._out.flush()
@@ -204,7 +248,7 @@ def main() -> None:
     results = _Results()
     repo_start = Path(config["repo"]) if config["repo"] is not None else None
     try:
-        serve([Path(p) for p in config["paths"]], repo_start, _Requests(), results, config["window"])
+        serve([Path(p) for p in config["paths"]], repo_start, _Requests(), results)
     except BrokenPipeError:
         pass  # the UI went away
 

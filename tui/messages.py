@@ -8,21 +8,23 @@ from typing import Any
 
 from textual.message import Message
 
-from tui.trace_store import ScrubbedTrace, TurnRow
+from promote.source.scrub import ScrubbedTrace
+from tui.pipe import SnippetUpdate
+from tui.trace_store import TurnRow
 
 
 @dataclass
 class TurnsRead(Message):
-    """The reader thread rebuilt these turns (metadata only)."""
+    """The loader read these turns (metadata only)."""
 
     rows: list[TurnRow]
 
 
 @dataclass
 class TurnsScrubbed(Message):
-    """The scrubber thread finished these traces: (row key, snippet, promoted path) per turn."""
+    """The loader scrubbed these traces: each row's snippet (and promoted case) with them."""
 
-    updates: list[tuple[str, str, str | None]]
+    updates: list[SnippetUpdate]
     traces: list[ScrubbedTrace]
 
 

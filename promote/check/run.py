@@ -52,10 +52,7 @@ def check_cases(
     engine: Any = None,
 ) -> CheckReport:
     """Check (path, case) pairs against raw traces; `engine` scrubs them (default: the shared one)."""
-    from promote.scrub_trace import scrub_trace
-
-    engine = engine or scrub_engine()
-    pairs = [TracePair(trace, scrub_trace(trace, engine)[0]) for trace in traces]
+    pairs = trace_pairs(traces, engine or scrub_engine())
     report = CheckReport()
     for path, case in cases:
         found = pair(case, pairs, turn)
@@ -70,6 +67,13 @@ def check_cases(
     report.rates = label_rates(report.cases)
     report.gates = gate_results(report.rates, min_pass_rates or {})
     return report
+
+
+def trace_pairs(traces: Iterable[Trace], engine: Any) -> list[TracePair]:
+    """Each trace as read and as `promote.source` scrubs it (what every reason may quote)."""
+    from promote.source import scrub_trace
+
+    return [TracePair(trace, scrub_trace(trace, engine).trace) for trace in traces]
 
 
 def check_paths(

@@ -12,15 +12,15 @@ from promote.errors import PromoteError
 
 def run(args: argparse.Namespace) -> int:
     from promote.listing import list_traces, render_table
-
-    from promote.scrub_trace import errors_scrubbed, scrub_messages, scrub_trace
+    from promote.scrub_trace import errors_scrubbed, scrub_messages
 
     scrub = None
     if not args.no_scrub:
         from promote.scrubbing import engine as scrub_engine
+        from promote.source import scrub_trace
 
         engine = scrub_engine(args.policy)
-        scrub = lambda trace: scrub_trace(trace, engine)[0]  # noqa: E731
+        scrub = lambda trace: scrub_trace(trace, engine).trace  # noqa: E731
     with errors_scrubbed(None if scrub is None else lambda: engine):  # a read error may quote the export
         listing = list_traces(args.files, scrub=scrub)
     if scrub is not None:  # skip reasons may quote a bad value: they pass the same scrubber as data

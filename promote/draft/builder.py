@@ -20,10 +20,10 @@ from promote.case.model import (
 from promote.case.problems import Problem
 from promote.case.rules import PLACEHOLDER_RE
 from promote.draft import citations, entities, figures, naming, provenance
-from promote.draft.budgets import budget_policy, draft_budgets
+from promote.draft.budgets import draft_budgets
+from promote.draft.inputs import DraftInputs
 from promote.errors import PromoteError
 from promote.models import Model as _Model
-from promote.repo.eval_repo import EvalRepo
 from promote.trace_model import Trace, Turn
 
 
@@ -69,12 +69,12 @@ class DraftResult(_Model):
 
 
 def draft_case(
-    trace: Trace, turn_index: int, *, export_path: Path, scrub: ScrubInfo, options: DraftOptions
+    trace: Trace, turn_index: int, *, inputs: DraftInputs, scrub: ScrubInfo, options: DraftOptions
 ) -> DraftResult:
-    """Build the draft of turn `turn_index` of a trace that `promote.scrub_trace` already scrubbed."""
+    """The draft of turn `turn_index` of a trace `promote.source` already scrubbed: a pure function of
+    the trace, the gathered `inputs` (`promote.draft.inputs.gather_inputs`), `scrub` and `options`."""
     turn = _turn(trace, turn_index)
-    repo = EvalRepo.find(options.repo, cases_dir=options.cases_dir)
-    settings = repo.config.for_agent(trace.agent, trace.service)
+    settings = inputs.config.for_agent(trace.agent, trace.service)
     notes: list[Problem] = []
     calls = [_expected_call(call.name, call.args, index, notes) for index, call in enumerate(turn.tool_calls)]
     notes += [note(f"expected_tools.calls[{index}]",
@@ -112,16 +112,16 @@ def draft_case(
 
     agent = trace.agent or trace.service
     pillar = (options.pillar or settings.pillar
-              or naming.pillar_of(turn.tool_calls, [agent or ""], turn.user_input, repo.config.pillars)
+              or naming.pillar_of(turn.tool_calls, [agent or ""], turn.user_input, inputs.config.pillars)
               or naming.neutral_pillar(trace.agent, trace.service))
     topic = naming.topic_of(turn.tool_calls, turn.user_input, pillar)
-    case_id = options.case_id or repo.next_id(f"{settings.id_prefix or pillar}.{topic}")
-    catalog = repo.catalog
+    case_id = options.case_id or inputs.next_id(f"{settings.id_prefix or pillar}.{topic}")
+    catalog = inputs.catalog
     for handle, shared in entities.suggest_handles(catalog, turn):
         notes.append(note("entities[0]", f"catalog handle {handle} may fit (shares: {', '.join(shared)})"))
     if turn.started_at is None:
         notes.append(note("params.as_of", "the turn has no start time: set it to the date of record"))
-    budgets, budget_notes = draft_budgets(turn, budget_policy(repo.root))
+    budgets, budget_notes = draft_budgets(turn, inputs.budgets)
     notes += [_as_note(text) for text in budget_notes]
 
     title = naming.title_from_input(turn.user_input) or f"Turn {turn.index} of {agent or 'the agent'}"
@@ -133,9 +133,9 @@ def draft_case(
         metadata={"pillar": pillar, "sensitivity": "production-scrubbed"},
         provenance=provenance.build_provenance(
             trace, turn,
-            export_sha256=provenance.file_sha256(export_path),
+            export_sha256=inputs.export_sha256,
             scrub=scrub,
-            promoted_by=repo.sme_identity(options.by),
+            promoted_by=inputs.promoted_by,
             now=options.now,
         ),
         kind=kinds,
@@ -155,8 +155,8 @@ def draft_case(
     if safety:
         fields["safety"] = safety
     case = Case(**fields)
-    duplicate = repo.find_duplicate(case.input, [call.name for call in calls])
-    return DraftResult(case=case, notes=notes, duplicate_of=str(duplicate) if duplicate else None)
+    duplicate = inputs.duplicate_of(case.input, [call.name for call in calls])
+    return DraftResult(case=case, notes=notes, duplicate_of=duplicate)
 
 
 def _turn(trace: Trace, turn_index: int) -> Turn:

@@ -1,40 +1,48 @@
-"""The I/O side of drafting: read and scrub an export, draft one turn or many, write through `save_case`."""
+"""The I/O side of drafting: read and scrub an export (`promote.source`), gather the draft's inputs
+(`promote.draft.inputs`), draft one turn or many (`draft_case`), write through `save_case`."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING
 
 from promote import scrubbing
 from promote.case.problems import Problem
-from promote.case.rules import PLACEHOLDER_RE
 from promote.case.store import SavedCase, checked_text, save_case
 from promote.draft.builder import DraftOptions, DraftResult, draft_case, note
-from promote.draft.provenance import scrub_info
+from promote.draft.inputs import DraftInputs, gather_inputs
 from promote.errors import PromoteError
-from promote.scrub_trace import errors_scrubbed, scrub_trace_fully
-from promote.trace_model import Trace
+from promote.scrub_trace import errors_scrubbed
+from promote.source import read_traces
+from promote.source.digest import file_sha256
+from promote.source.scrub import ScrubbedTrace, scrub_trace
+from promote.trace_model import Skipped, Trace
 
 if TYPE_CHECKING:
     from scrubbers import ScrubEngine
-
-# `replaced_values` lines raw and scrubbed text up by pattern: bounded so that a huge tool result
-# cannot make it slow.
-_MAX_DIFFED_CHARS = 100_000
-_MAX_PLACEHOLDERS = 200
 
 
 def draft_from_export(
     path: Path, *, trace_id: str, turn: int = 0, options: DraftOptions, engine: ScrubEngine | None = None
 ) -> DraftResult:
-    """Read `path`, scrub the trace `trace_id` (a unique prefix will do) and draft its turn `turn`."""
-    traces = _read_traces(path, lambda: engine if engine is not None else scrubbing.engine(options.policy))
-    trace = _pick(traces, trace_id, path)
-    engine = engine if engine is not None else scrubbing.engine(options.policy)
-    scrubbed, replaced, known = scrub_trace_fully(trace, engine)
-    result = draft_case(scrubbed, turn, export_path=path, scrub=scrub_info(engine, replaced), options=options)
-    return result.model_copy(update={"known_values": sorted({*known, *replaced_values(trace, scrubbed)})})
+    """Read `path` until the trace `trace_id` is complete (a unique prefix will do, read to the end),
+    scrub it and draft its turn `turn`."""
+    load = lambda: engine if engine is not None else scrubbing.engine(options.policy)  # noqa: E731
+    trace = _find_trace(path, trace_id, load)
+    return draft_turn(scrub_trace(trace, load()), turn, options)
+
+
+def draft_turn(scrubbed: ScrubbedTrace, turn: int, options: DraftOptions,
+               inputs: DraftInputs | None = None) -> DraftResult:
+    """The draft of one turn of a scrubbed trace: its inputs gathered (unless given), `draft_case` run,
+    and the raw values the scrubber replaced kept for the write gate (`known_values`)."""
+    if inputs is None:
+        digest = scrubbed.export_sha256 or file_sha256(Path(scrubbed.export))
+        inputs = gather_inputs(options, export_sha256=digest)
+    result = draft_case(scrubbed.trace, turn, inputs=inputs, scrub=scrubbed.scrub, options=options)
+    return result.model_copy(update={"known_values": list(scrubbed.known_values)})
 
 
 def draft_all(
@@ -61,27 +69,22 @@ def draft_all(
     skipped = notes if notes is not None else []
     written: list[Path] = []
     matched = 0
-    read_engine = lambda: engine if engine is not None else scrubbing.engine(options.policy)  # noqa: E731
-    for trace in _read_traces(path, read_engine):
+    load = lambda: engine if engine is not None else scrubbing.engine(options.policy)  # noqa: E731
+    inputs = gather_inputs(options, export_sha256=file_sha256(path))
+    for trace in _agent_traces(path, load):
         if agent is not None and agent not in (trace.agent, trace.service):
             continue
         turns = [t for t in trace.turns if tool is None or any(call.name == tool for call in t.tool_calls)]
         if not turns:
             continue
         matched += len(turns)
-        # loaded when first needed
-        engine = engine if engine is not None else scrubbing.engine(options.policy)
-        scrubbed, replaced, known = scrub_trace_fully(trace, engine)
+        scrubbed = scrub_trace(trace, load())
         for turn in turns:
             where = f"trace {trace.trace_id} turn {turn.index}"
             if turn.user_input is None:
                 skipped.append(note("", f"{where}: no recorded user message, skipped"))
                 continue
-            result = draft_case(scrubbed, turn.index, export_path=path, scrub=scrub_info(engine, replaced),
-                                options=options)
-            result = result.model_copy(
-                update={"known_values": sorted({*known, *replaced_values(trace, scrubbed)})}
-            )
+            result = draft_turn(scrubbed, turn.index, options, inputs)
             if result.duplicate_of and not force:
                 skipped.append(note("", f"{where}: same input and tools as {result.duplicate_of}, skipped "
                                     "(that case is kept; --force replaces it)"))
@@ -90,6 +93,7 @@ def draft_all(
             if result.duplicate_of:
                 result = result.model_copy(update={"case": result.case.model_copy(update={"id": out.stem})})
             written.append(write_draft(result, out, force=force).path)
+            inputs.written(result.case, written[-1])
     if not matched:
         wanted = " ".join(filter(None, [f"--tool {tool}" if tool else None,
                                         f"--agent {agent}" if agent else None]))
@@ -129,75 +133,51 @@ def draft_text(result: DraftResult) -> str:
     return checked_text(result.case, None, known_values=result.known_values).text
 
 
-def replaced_values(raw: Trace, scrubbed: Trace) -> list[str]:
-    """The raw texts the scrubber replaced by a placeholder in a trace's turns: the write gate refuses a
-    case that still holds one anywhere (a value the NER scan of the case alone might not see)."""
-    found: set[str] = set()
-    for raw_turn, clean_turn in zip(raw.turns, scrubbed.turns, strict=False):
-        pairs = [(raw_turn.user_input, clean_turn.user_input),
-                 (raw_turn.final_response, clean_turn.final_response)]
-        for raw_call, clean_call in zip(raw_turn.tool_calls, clean_turn.tool_calls, strict=False):
-            pairs += [(raw_call.args, clean_call.args), (raw_call.result, clean_call.result),
-                      (raw_call.error, clean_call.error)]
-        for before, after in pairs:
-            for old, new in _leaves(before, after):
-                found.update(_replaced(old, new))
-    return sorted(found)
-
-
-def _leaves(before: Any, after: Any) -> Iterator[tuple[str, str]]:
-    if isinstance(before, str) and isinstance(after, str):
-        yield before, after
-    elif isinstance(before, dict) and isinstance(after, dict):
-        for key in before.keys() & after.keys():
-            yield from _leaves(before[key], after[key])
-    elif isinstance(before, list) and isinstance(after, list):
-        for old, new in zip(before, after, strict=False):
-            yield from _leaves(old, new)
-
-
-def _replaced(before: str, after: str) -> Iterator[str]:
-    """The raw texts behind each placeholder of `after`: `after` read as a pattern (its placeholders as
-    groups, the rest literal) matched against `before`. Nothing when they do not line up."""
-    if before == after or len(after) > _MAX_DIFFED_CHARS:
-        return
-    parts = PLACEHOLDER_RE.split(after)
-    if len(parts) == 1 or len(parts) > _MAX_PLACEHOLDERS:
-        return
-    pattern = "(.+?)".join(re.escape(part) for part in parts)
-    found = re.fullmatch(pattern, before, re.DOTALL)
-    if found is None:
-        return
-    for value in found.groups():
-        value = value.strip()
-        if len(value) >= 3 and not PLACEHOLDER_RE.fullmatch(value):
-            yield value
-
-
-def _read_traces(path: Path, engine: Callable[[], ScrubEngine]) -> list[Trace]:
-    """The traces of `path`; an error that quotes the export (a skip reason, span names) passes the
-    scrubber first, like data."""
-    from promote.listing import list_traces  # the ingester: imported late, it is the heavy part
-
+def _agent_traces(path: Path, engine: Callable[[], ScrubEngine]) -> Iterator[Trace]:
+    """The agent traces of `path` as `promote.source` reads them; no agent turn in the whole file is a
+    `PromoteError`. An error that quotes the export (a skip reason, span names) passes the scrubber
+    first, like data."""
     with errors_scrubbed(engine):
-        listing = list_traces([path])
-        if not listing.turn_count:
-            notes = listing.without_turns or listing.skipped
+        skipped: list[Skipped] = []
+        without: list[Skipped] = []
+        turns = 0
+        for trace in read_traces([path], skipped=skipped):
+            if not trace.turns:
+                where = next((s.where for s in trace.spans if s.where), "-")
+                without.append(Skipped(where=where, why=f"trace {trace.trace_id}: {trace.no_turns_reason}"))
+            if trace.producer is not None:
+                turns += len(trace.turns)
+                yield trace
+        if not turns:
+            notes = without or skipped
             why = f": {notes[0].why}" if notes else ""
             raise PromoteError(f"no agent turn found{why}", where=notes[0].where if notes else str(path),
                                hint="see `promote traces --help` for the formats and conventions read",
                                quotes_input=bool(notes))
-    return listing.traces
 
 
-def _pick(traces: list[Trace], trace_id: str, path: Path) -> Trace:
+def _find_trace(path: Path, trace_id: str, engine: Callable[[], ScrubEngine]) -> Trace:
+    """The trace `trace_id` of `path`: reading stops once it is complete; a prefix is read to the end
+    (it must name one trace)."""
     wanted = trace_id.strip().lower()
-    exact = [t for t in traces if t.trace_id == wanted]
-    matches = exact or [t for t in traces if t.trace_id.startswith(wanted)]
+    ids: list[str] = []
+    matches: list[Trace] = []
+    with closing(_agent_traces(path, engine)) as traces, errors_scrubbed(engine):
+        for trace in traces:
+            if trace.trace_id == wanted and not trace.turns:
+                where = next((s.where for s in trace.spans if s.where), str(path))
+                raise PromoteError(f"no agent turn found: trace {trace.trace_id}: {trace.no_turns_reason}",
+                                   where=where, quotes_input=True,
+                                   hint="see `promote traces --help` for the formats and conventions read")
+            if trace.trace_id == wanted:
+                return trace
+            ids.append(trace.trace_id)
+            if trace.trace_id.startswith(wanted):
+                matches.append(trace)
     if len(matches) == 1:
         return matches[0]
-    ids = ", ".join(t.trace_id for t in traces)
+    listed = ", ".join(ids)
     if matches:
         raise PromoteError(f"trace id prefix {trace_id} matches {len(matches)} traces", where=str(path),
-                           hint=f"give more of the id: {ids}")
-    raise PromoteError(f"no trace {trace_id}", where=str(path), hint=f"traces in this file: {ids}")
+                           hint=f"give more of the id: {listed}")
+    raise PromoteError(f"no trace {trace_id}", where=str(path), hint=f"traces in this file: {listed}")

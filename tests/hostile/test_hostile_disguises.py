@@ -22,7 +22,7 @@ from promote.draft.export import draft_text
 from promote.errors import PromoteError
 from promote.ingest import Record, open_export, write_export
 from promote.listing import list_traces
-from promote.scrub_trace import scrub_trace
+from promote.source import scrub_trace
 from tests.conftest import TRACES
 from tests.hostile.planting import VALUES, leaked, output_text, scrub_all
 
@@ -150,7 +150,7 @@ def test_scrub_removes_every_disguise(planted, scrubbed, row: str) -> None:
 
 @pytest.mark.parametrize("row", DISGUISES)
 def test_traces_json_removes_every_disguise(planted, engine, row: str) -> None:
-    listing = list_traces([planted[row]], scrub=lambda trace: scrub_trace(trace, engine)[0])
+    listing = list_traces([planted[row]], scrub=lambda trace: scrub_trace(trace, engine).trace)
     text = json.dumps(listing.model_dump(mode="json"), ensure_ascii=False)
     assert leaked(text, {kind: VALUES[kind] for kind in carriers(row)}, tuple(carriers(row).values())) == []
     plain = list_traces([planted[row]])

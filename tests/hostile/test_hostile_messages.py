@@ -7,7 +7,8 @@ from pathlib import Path
 
 from promote import scrubbing
 from promote.listing import list_traces
-from promote.scrub_trace import scrub_messages, scrub_trace
+from promote.scrub_trace import scrub_messages
+from promote.source import scrub_trace
 from tests.conftest import TRACES
 from tests.hostile.planting import VALUES, leaked, spans_of
 
@@ -30,7 +31,7 @@ def test_skip_reasons_and_session_ids_are_scrubbed_in_the_listing(tmp_path: Path
     raw = list_traces([path])
     assert any(VALUES["email"] in skip.why for skip in raw.skipped)  # the reader quotes the bad id
     assert any(trace.session_id == VALUES["email"] for trace in raw.traces)
-    listing = list_traces([path], scrub=lambda trace: scrub_trace(trace, engine)[0])
+    listing = list_traces([path], scrub=lambda trace: scrub_trace(trace, engine).trace)
     listing.skipped = scrub_messages(listing.skipped, engine)
     text = json.dumps(listing.model_dump(mode="json"))
     assert leaked(text, {"email": VALUES["email"]}) == []

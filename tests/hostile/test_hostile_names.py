@@ -19,7 +19,7 @@ from promote.draft import DraftOptions, draft_from_export
 from promote.draft.export import draft_text
 from promote.ingest import Record, open_export, write_export
 from promote.listing import list_traces
-from promote.scrub_trace import scrub_trace
+from promote.source import scrub_trace
 from tests.hostile.planting import leaked, output_text, scrub_all
 from tests.hostile.test_hostile_disguises import SOURCE, TRACE, _plant, write_planted
 
@@ -53,7 +53,7 @@ def test_scrub_traces_and_draft_remove_the_name(planted, scrubbed, engine, row: 
     name = ROWS[row][1]
     assert leaked(output_text(planted[row]), {"name": name}), "nothing planted"
     assert leaked(output_text(scrubbed[row]), {"name": name}) == []
-    listing = list_traces([planted[row]], scrub=lambda trace: scrub_trace(trace, engine)[0])
+    listing = list_traces([planted[row]], scrub=lambda trace: scrub_trace(trace, engine).trace)
     assert leaked(json.dumps(listing.model_dump(mode="json"), ensure_ascii=False), {"name": name}) == []
     text = draft_text(draft_from_export(planted[row], trace_id=TRACE, options=DraftOptions(), engine=engine))
     assert leaked(text, {"name": name}) == []
@@ -84,7 +84,7 @@ def test_a_name_a_later_tool_result_holds_is_removed_from_the_input_read_before_
     assert engine.detections(turn.user_input) is not None and not any(
         # NER alone misses it
         UNSEEN in turn.user_input[d.start:d.end] for d in engine.detections(turn.user_input))
-    listing = list_traces([path], scrub=lambda trace: scrub_trace(trace, engine)[0])
+    listing = list_traces([path], scrub=lambda trace: scrub_trace(trace, engine).trace)
     assert leaked(json.dumps(listing.model_dump(mode="json"), ensure_ascii=False), {"name": UNSEEN}) == []
     owner = next(trace for trace in raw.traces if turn in trace.turns)
     clean = next(trace for trace in listing.traces if trace.trace_id == owner.trace_id).turns[turn.index]

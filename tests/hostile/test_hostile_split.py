@@ -22,7 +22,7 @@ from promote.draft import DraftOptions, draft_from_export
 from promote.draft.export import draft_text
 from promote.ingest import iter_spans
 from promote.listing import list_traces
-from promote.scrub_trace import scrub_trace
+from promote.source import scrub_trace
 from tests.conftest import TRACES
 from tests.hostile.planting import VALUES, leaked, output_text
 
@@ -148,7 +148,7 @@ def test_traces_json_and_draft_remove_a_value_split_across_parts(
     assert any(first in (turn.user_input or "") for trace in plain.traces for turn in trace.turns), (
         "not planted"
     )
-    listing = list_traces([path], scrub=lambda trace: scrub_trace(trace, engine)[0])
+    listing = list_traces([path], scrub=lambda trace: scrub_trace(trace, engine).trace)
     _check(json.dumps(listing.model_dump(mode="json"), ensure_ascii=False), row)
     for before, after in zip(plain.traces, listing.traces, strict=True):
         assert after.trace_id == before.trace_id

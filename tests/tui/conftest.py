@@ -80,18 +80,16 @@ async def settle(pilot) -> None:
 
 @pytest.fixture(scope="session")
 def carryover_trace():
-    """The carryover turn's trace, scrubbed once for the whole run the way the loader child does
-    (for tests of the promote screen, where reading the export through the loader is not what is tested)."""
+    """The carryover turn's trace, scrubbed once for the whole run as the loader child scrubs it, and as
+    it crosses to the UI (without raw values), for tests of the promote screen, where reading the export
+    through the loader is not what is tested."""
+    from promote.source import read_traces, scrub_trace
     from tui import seams
-    from tui.trace_store import TraceStore, scrubbed_trace
 
-    store = TraceStore()
     engine = seams.engine()
-    for rows in store.read_rows([EXPORT]):
-        trace_id = rows[0].trace_id
-        trace, path = store._raw[trace_id]
+    for trace in read_traces([EXPORT]):
         if any("carries into next year" in (turn.user_input or "") for turn in trace.turns):
-            done = scrubbed_trace(trace, path, engine, salt=b"tests")
+            done = scrub_trace(trace, engine, salt=b"tests").without_raw()
             turn = next(t.index for t in done.trace.turns if "carries into next year" in (t.user_input or ""))
             return done, turn
     raise AssertionError("the carryover turn is not in the fixture export")

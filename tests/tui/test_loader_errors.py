@@ -8,6 +8,7 @@ import queue
 from tests.conftest import TRACES
 from tests.hostile.planting import VALUES, leaked, spans_of
 from tui.loader import serve
+from tui.pipe import LoadFailed
 
 
 def test_a_read_error_that_quotes_the_export_reaches_the_ui_scrubbed(tmp_path) -> None:
@@ -18,11 +19,11 @@ def test_a_read_error_that_quotes_the_export_reaches_the_ui_scrubbed(tmp_path) -
     export = tmp_path / "unreadable.otlp.jsonl"
     export.write_text("".join(json.dumps(doc) + "\n" for doc in docs))
     results: queue.Queue = queue.Queue()
-    serve([export], None, queue.Queue(), results, window=64)
+    serve([export], None, queue.Queue(), results)
     errors = []
     while not results.empty():
-        kind, *payload = results.get()
-        if kind == "error":
-            errors.append(payload[0])
+        message = results.get()
+        if isinstance(message, LoadFailed):
+            errors.append(message.error)
     assert errors and "unreadable.otlp.jsonl" in errors[0]  # the file is still named
     assert leaked(" ".join(errors), {"name": VALUES["name"], "email": VALUES["email"]}) == []

@@ -1,8 +1,9 @@
 """The trace browser: every turn of the exports in a table that fills while the files stream in.
 
-A loader process (`tui.loader`) reads and scrubs; a thread worker relays what it sends: each trace's
-metadata as soon as it is rebuilt, then each trace's scrubbed input snippet (and whether the eval repo
-already holds the turn). Raw text stays in the loader process.
+A loader process (`tui.loader`) reads and scrubs through `promote.source`; a thread worker relays what
+it sends (`tui.pipe` messages): each trace's rows as soon as it is read, then each trace scrubbed, with
+its rows' input snippets (and whether the eval repo already holds the turn). Raw text stays in the loader
+process: this screen only transports and shows.
 Enter opens a turn: its trace is scrubbed first if it is not yet, then drafted, then edited.
 """
 
@@ -20,11 +21,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input
 
 from promote.errors import PromoteError
+from promote.source.scrub import ScrubbedTrace
 from tui import seams
 from tui.edit_session import EditSession, pending_recoveries
-from tui.messages import LoadProgressed, TurnsRead, TurnsScrubbed
 from tui.loader import Loader
-from tui.trace_store import ScrubbedTrace, TurnRow
+from tui.messages import LoadProgressed, TurnsRead, TurnsScrubbed
+from tui.pipe import LoadFailed, ReadDone, RowsRead, TracesScrubbed
+from tui.trace_store import TurnRow
 from tui.widgets.filter_bar import FilterBar, TurnFilter
 from tui.widgets.load_progress import LoadProgress
 from tui.widgets.turn_table import COLUMNS, TurnTable
@@ -102,15 +105,14 @@ class BrowserScreen(Screen):
         for message in self.loader.messages():
             if self._stop.is_set():
                 break
-            kind = message[0]
-            if kind == "rows":
-                self.post_message(TurnsRead(message[1]))
-            elif kind == "scrubbed":
-                self.post_message(TurnsScrubbed(message[1], message[2]))
-            elif kind == "error":
-                self.load_error = message[1]
+            if isinstance(message, RowsRead):
+                self.post_message(TurnsRead(message.rows))
+            elif isinstance(message, TracesScrubbed):
+                self.post_message(TurnsScrubbed(message.updates, message.traces))
+            elif isinstance(message, LoadFailed):
+                self.load_error = message.error
                 self._post_progress()
-            elif kind == "read_done":
+            elif isinstance(message, ReadDone):
                 self.reading_done = True
                 self._post_progress()
         self.scrubbing_done = True
@@ -138,11 +140,12 @@ class BrowserScreen(Screen):
         self.traces_scrubbed += len(message.traces)
         for done in message.traces:
             self.scrubbed[done.trace.trace_id] = done
-        for key, snippet, promoted in message.updates:
+        for update in message.updates:
+            key = update.key
             row = self.rows.get(key)
             if row is not None:
-                promoted = self.saved.get(key, promoted)
-                self.rows[key] = replace(row, snippet=snippet, promoted=promoted)
+                promoted = self.saved.get(key, update.promoted)
+                self.rows[key] = replace(row, snippet=update.snippet, promoted=promoted)
                 self._changed_keys.add(key)
                 if promoted and f"case:{Path(promoted).resolve()}" in self.pending:
                     self.query_one(TurnTable).recovering.add(key)
