@@ -13,7 +13,7 @@ from promote.case.model import Budgets, ScrubInfo
 from promote.case.pii import residual_scan_for_validate
 from promote.case.rules import figure_in_text
 from promote.draft import DraftOptions, draft_case, draft_text, gather_inputs, write_draft
-from promote.source.digest import file_sha256
+from promote.ingest.sources import file_sha256
 from promote.draft.figures import figures_in_text
 from promote.draft.naming import title_from_input
 from promote.errors import PromoteError

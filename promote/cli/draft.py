@@ -12,9 +12,11 @@ from promote.errors import PromoteError
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.all:
+        return _draft(args)  # a stream is read up to the trace, its rest hashed unread (the digest)
     from promote.ingest.sources import as_regular_file
 
-    # A draft reads its export twice (the traces, then the sha256 for provenance): a stream is copied.
+    # --all writes each case as it reads, and each names the export's sha256: a stream is copied first.
     with as_regular_file(args.file) as path:
         args.file = str(path)
         return _draft(args)

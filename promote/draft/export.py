@@ -16,7 +16,7 @@ from promote.draft.inputs import DraftInputs, gather_inputs
 from promote.errors import PromoteError
 from promote.scrub_trace import errors_scrubbed
 from promote.source import read_traces
-from promote.source.digest import file_sha256
+from promote.ingest.sources import file_sha256
 from promote.source.scrub import ScrubbedTrace, scrub_trace
 from promote.trace_model import Skipped, Trace
 
@@ -28,10 +28,12 @@ def draft_from_export(
     path: Path, *, trace_id: str, turn: int = 0, options: DraftOptions, engine: ScrubEngine | None = None
 ) -> DraftResult:
     """Read `path` until the trace `trace_id` is complete (a unique prefix will do, read to the end),
-    scrub it and draft its turn `turn`."""
+    scrub it and draft its turn `turn`. A stream (stdin) is parsed only that far: the rest of it is
+    hashed unread, for the export's digest."""
     load = lambda: engine if engine is not None else scrubbing.engine(options.policy)  # noqa: E731
-    trace = _find_trace(path, trace_id, load)
-    return draft_turn(scrub_trace(trace, load()), turn, options)
+    digests: dict[str, str] = {}
+    trace = _find_trace(path, trace_id, load, digests)
+    return draft_turn(scrub_trace(trace, load(), export_sha256=digests.get(str(path))), turn, options)
 
 
 def draft_turn(scrubbed: ScrubbedTrace, turn: int, options: DraftOptions,
@@ -133,7 +135,8 @@ def draft_text(result: DraftResult) -> str:
     return checked_text(result.case, None, known_values=result.known_values).text
 
 
-def _agent_traces(path: Path, engine: Callable[[], ScrubEngine]) -> Iterator[Trace]:
+def _agent_traces(path: Path, engine: Callable[[], ScrubEngine],
+                  digests: dict[str, str] | None = None) -> Iterator[Trace]:
     """The agent traces of `path` as `promote.source` reads them; no agent turn in the whole file is a
     `PromoteError`. An error that quotes the export (a skip reason, span names) passes the scrubber
     first, like data."""
@@ -141,7 +144,7 @@ def _agent_traces(path: Path, engine: Callable[[], ScrubEngine]) -> Iterator[Tra
         skipped: list[Skipped] = []
         without: list[Skipped] = []
         turns = 0
-        for trace in read_traces([path], skipped=skipped):
+        for trace in read_traces([path], skipped=skipped, digests=digests):
             if not trace.turns:
                 where = next((s.where for s in trace.spans if s.where), "-")
                 without.append(Skipped(where=where, why=f"trace {trace.trace_id}: {trace.no_turns_reason}"))
@@ -156,13 +159,14 @@ def _agent_traces(path: Path, engine: Callable[[], ScrubEngine]) -> Iterator[Tra
                                quotes_input=bool(notes))
 
 
-def _find_trace(path: Path, trace_id: str, engine: Callable[[], ScrubEngine]) -> Trace:
+def _find_trace(path: Path, trace_id: str, engine: Callable[[], ScrubEngine],
+                digests: dict[str, str]) -> Trace:
     """The trace `trace_id` of `path`: reading stops once it is complete; a prefix is read to the end
     (it must name one trace)."""
     wanted = trace_id.strip().lower()
     ids: list[str] = []
     matches: list[Trace] = []
-    with closing(_agent_traces(path, engine)) as traces, errors_scrubbed(engine):
+    with closing(_agent_traces(path, engine, digests)) as traces, errors_scrubbed(engine):
         for trace in traces:
             if trace.trace_id == wanted and not trace.turns:
                 where = next((s.where for s in trace.spans if s.where), str(path))

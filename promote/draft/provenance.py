@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from promote.case.model import Provenance, Review, ScrubInfo, TraceRef
-from promote.source.digest import file_sha256
+from promote.ingest.sources import file_sha256
 from promote.source.scrub import scrub_info
 from promote.trace_model import Trace, Turn
 

@@ -30,7 +30,7 @@ from promote.ingest.formats import CODECS
 from promote.ingest.formats.base import Path as SlotPath
 from promote.ingest.formats.base import Record, StringSlot, place
 from promote.ingest.sniff import COMPRESSIONS, FORMATS, NOTHING_FOUND, sniff
-from promote.ingest.sources import Recording, as_regular_file, is_stream
+from promote.ingest.sources import Digesting, Recording, as_regular_file, file_sha256, is_stream
 from promote.ingest.writer import write_export
 from promote.trace_model import Skipped, Span
 
@@ -124,7 +124,7 @@ class Export(RecordCodec):
     """One export file: its format and compression, read lazily record by record."""
 
     def __init__(self, path: str, format: str, compression: str | None, framing: str,
-                 stream: BinaryIO | None = None) -> None:
+                 stream: BinaryIO | None = None, digest: Digesting | None = None) -> None:
         super().__init__(format)
         self.path = path
         """The file as given (`-` for stdin)."""
@@ -135,6 +135,12 @@ class Export(RecordCodec):
         self._stream = stream
         """For stdin, a FIFO or a process substitution: the one open stream, replaying what sniffing
         read (such a source cannot be opened a second time without losing or waiting for data)."""
+        self._digest = digest
+
+    def sha256(self) -> str:
+        """The sha256 of the whole export: a file's, or a stream's (what was read, and the rest, read
+        now without being parsed)."""
+        return self._digest.sha256() if self._digest is not None else file_sha256(self.path)
 
     def __repr__(self) -> str:
         return f"Export({self.path!r}, format={self.format!r}, compression={self.compression!r})"
@@ -229,6 +235,7 @@ def open_export(path: str | Path) -> Export:
         finally:
             source.close()
         return Export(name, format, compression, framing)
+    source = Digesting(source)  # type: ignore[assignment]
     recorded = Recording(source)
     try:
         format, compression, framing = sniff(name, recorded)  # type: ignore[arg-type]
@@ -237,7 +244,7 @@ def open_export(path: str | Path) -> Export:
             source.close()
         raise
     replay = io.BufferedReader(Replay(recorded.data, source), buffer_size=1 << 20)  # type: ignore[arg-type]
-    return Export(name, format, compression, framing, replay)
+    return Export(name, format, compression, framing, replay, digest=source)  # type: ignore[arg-type]
 
 
 def object_members(doc: object, limit: int) -> int | None:

@@ -1,22 +1,26 @@
 """Sources that are read once, in order: stdin, a FIFO, a process substitution, a character device.
 
 Such a source cannot be opened a second time without losing or waiting for data: `Recording` keeps
-what sniffing read so the records can be read from the start, and `as_regular_file` gives readers
-that need the bytes twice a private copy.
+what sniffing read so the records can be read from the start, `Digesting` hashes it as it is read (the
+sha256 a draft names its export by), and `as_regular_file` gives readers that need the bytes twice a
+private copy. `file_sha256` is the digest of a regular file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import os
 import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
 
+from promote.errors import PromoteError
 from promote.ingest.containers import open_source
 
 
@@ -53,6 +57,56 @@ class Recording(io.RawIOBase):
 
     def close(self) -> None:  # sniffing must not close stdin
         pass
+
+
+class Digesting(io.RawIOBase):
+    """A source read once, hashed as it is read: `sha256` reads what is left into the hash, unparsed (a
+    draft names its export by the digest of all of it, yet parses it only up to its trace)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._hash = hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        data = self._stream.read(len(buffer))
+        self._hash.update(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+    def sha256(self) -> str:
+        for block in iter(lambda: self._stream.read(1 << 20), b""):
+            self._hash.update(block)
+        return self._hash.hexdigest()
+
+    def close(self) -> None:
+        self._stream.close()
+        super().close()
+
+
+def file_sha256(path: str | Path) -> str:
+    """Hex sha256 of a regular file's bytes, read in blocks (exports can be large) and once per file
+    version: batch drafting asks for it once per turn."""
+    path = Path(path)
+    try:
+        stat_result = path.stat()
+    except OSError as exc:
+        raise PromoteError(f"cannot read the export: {exc.strerror}", where=str(path)) from None
+    return _sha256_of(path.resolve(), stat_result.st_mtime_ns, stat_result.st_size)
+
+
+@lru_cache(maxsize=16)
+def _sha256_of(path: Path, _mtime_ns: int, _size: int) -> str:
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as exc:
+        raise PromoteError(f"cannot read the export: {exc.strerror}", where=str(path)) from None
+    return digest.hexdigest()
 
 
 @contextlib.contextmanager

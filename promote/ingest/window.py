@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 from promote.errors import PromoteError
@@ -20,21 +21,31 @@ from promote.trace_model import Skipped, Span
 
 
 def iter_record_spans(
-    paths: Iterable[str | Path], *, skipped: list[Skipped] | None = None
+    paths: Iterable[str | Path], *, skipped: list[Skipped] | None = None,
+    digests: dict[str, str] | None = None,
 ) -> Iterator[list[Span]]:
     """The spans of each record of each file, in file order (one list per record).
 
     Raises PromoteError for a file that cannot be read or holds no usable span; everything else
-    that cannot be read is noted in `skipped` and reading goes on.
+    that cannot be read is noted in `skipped` and reading goes on. `digests`, when given, receives each
+    file's sha256 (`Export.sha256`) once it is read, or once the reader stops early (closes this).
     """
     for path in paths:
         export = open_export(path)
         notes: list[Skipped] = []
         found = 0
-        for spans in _export_spans(export, notes):
-            found += len(spans)
-            if spans:
-                yield spans
+        with closing(_export_spans(export, notes)) as records:
+            try:
+                for spans in records:
+                    found += len(spans)
+                    if spans:
+                        yield spans
+            except GeneratorExit:
+                if digests is not None:
+                    digests[str(path)] = export.sha256()
+                raise
+        if digests is not None:
+            digests[str(path)] = export.sha256()
         if skipped is not None:
             skipped.extend(notes)
         if not found:

@@ -12,7 +12,7 @@ import threading
 from collections import deque
 from typing import Any
 
-from promote.source.digest import file_sha256
+from promote.ingest.sources import file_sha256
 from promote.source.scrub import ScrubbedTrace, scrub_trace
 from promote.trace_model import Trace
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 from promote.ingest import iter_record_spans
@@ -60,35 +61,51 @@ class _Open:
 
 
 def read_traces(paths: Iterable[str | Path], *, skipped: list[Skipped] | None = None,
-                window: int = WINDOW, settle: int = SETTLE) -> Iterator[Trace]:
+                digests: dict[str, str] | None = None, window: int = WINDOW,
+                settle: int = SETTLE) -> Iterator[Trace]:
     """Every trace of every file, in the order each is complete (see the module note), turns rebuilt.
 
     Traces without agent spans come too (`producer` None, no turns): callers count them. `skipped`
-    receives what could not be read, and a note for each trace cut by the window. Raises PromoteError
-    for a file that cannot be read or holds no span at all.
+    receives what could not be read, and a note for each trace cut by the window; `digests` each file's
+    sha256 once it is read or the caller stops reading (a stream's rest is then hashed, not parsed).
+    Raises PromoteError for a file that cannot be read or holds no span at all.
     """
     if window < 1 or settle < 1:
         raise ValueError("window and settle must be at least 1 record")
     first_file: dict[str, str] = {}  # trace id -> the file that held it first (ids only: memory is small)
     names: set[str] = set()
     for path in paths:
-        for trace in _file_traces(path, skipped, window, settle):
-            real = trace.trace_id.split("~", 1)[0]
-            held_by = first_file.setdefault(real, str(path))
-            if held_by != str(path):
-                name = f"{trace.trace_id}~{Path(path).name}"
-                trace.trace_id = name if name not in names else f"{trace.trace_id}~{path}"
-            names.add(trace.trace_id)
-            trace.export = str(path)
-            yield trace
+        with closing(_file_traces(path, skipped, digests, window, settle)) as traces:
+            yield from _named(traces, path, first_file, names)
 
 
-def _file_traces(path: str | Path, skipped: list[Skipped] | None, window: int,
-                 settle: int) -> Iterator[Trace]:
+def _named(traces: Iterator[Trace], path: str | Path, first_file: dict[str, str],
+           names: set[str]) -> Iterator[Trace]:
+    """The traces of one file, named where an earlier file held the same id."""
+    for trace in traces:
+        real = trace.trace_id.split("~", 1)[0]
+        held_by = first_file.setdefault(real, str(path))
+        if held_by != str(path):
+            name = f"{trace.trace_id}~{Path(path).name}"
+            trace.trace_id = name if name not in names else f"{trace.trace_id}~{path}"
+        names.add(trace.trace_id)
+        trace.export = str(path)
+        yield trace
+
+
+def _file_traces(path: str | Path, skipped: list[Skipped] | None, digests: dict[str, str] | None,
+                 window: int, settle: int) -> Iterator[Trace]:
+    records = iter_record_spans([path], skipped=skipped, digests=digests)
+    with closing(records):
+        yield from _grouped(records, skipped, window, settle)
+
+
+def _grouped(records: Iterator[list[Span]], skipped: list[Skipped] | None, window: int,
+             settle: int) -> Iterator[Trace]:
+    """Spans of one file's records → its traces, by the rule of the module note."""
     groups: OrderedDict[str, _Open] = OrderedDict()  # least recently extended first
     pieces: dict[str, int] = {}  # trace id -> pieces handed on so far
-    record = -1
-    for record, spans in enumerate(iter_record_spans([path], skipped=skipped)):
+    for record, spans in enumerate(records):
         for span in spans:
             group = groups.get(span.trace_id)
             if group is None:
