@@ -17,7 +17,7 @@ import pytest
 
 from promote.ingest import iter_spans
 from promote.ingest.turns import build_traces
-from promote.ingest import iter_trace_groups
+from promote.source import read_traces
 from promote.listing import TraceListing, list_traces, render_table
 from promote.trace_model import Trace
 
@@ -180,16 +180,13 @@ def test_table_shows_each_turn_with_tools_tokens_and_errors():
     assert max(len(line) for line in render_table(listing, width=120).splitlines()) <= 120
 
 
-def test_streamed_traces_match_the_listing(tmp_path: Path):
+def test_streamed_traces_are_the_listing_s(tmp_path: Path):
     skipped: list = []
     lines = (TRACES / "adk2.otlp.jsonl").read_text(encoding="utf-8").splitlines()
     export = tmp_path / "export.jsonl"
     export.write_text("\n".join([*lines, "not json"]) + "\n", encoding="utf-8")
-    streamed = list(iter_trace_groups([export], skipped=skipped, window=2))
-    listed = sorted(list_traces([export]).traces, key=lambda t: t.trace_id)
+    streamed = list(read_traces([export], skipped=skipped, settle=1))
+    listed = list_traces([export]).traces
     assert [s.where for s in skipped] == [f"{export}:{len(lines) + 1}"]
-    # A small window cuts wide traces into pieces; merged, they are the listing's traces.
-    merged: dict[str, int] = {}
-    for spans in streamed:
-        merged[spans[0].trace_id] = merged.get(spans[0].trace_id, 0) + len(spans)
-    assert merged == {t.trace_id: len(t.spans) for t in listed}
+    # Handed on as soon as each looks whole, they are the listing's traces, whole.
+    assert {t.trace_id: len(t.spans) for t in streamed} == {t.trace_id: len(t.spans) for t in listed}

@@ -242,19 +242,21 @@ def test_protobuf_in_a_zstd_stream_round_trips(tmp_path: Path) -> None:
     assert read_spans(tmp_path / "out") == read_spans(source)
 
 
-def test_trace_groups_come_out_whole_within_the_window_and_in_pieces_beyond_it(tmp_path: Path) -> None:
+def test_a_trace_is_whole_within_the_window_and_in_named_pieces_beyond_it(tmp_path: Path) -> None:
     other_trace = "0af7651916cd43dd8448eb211c80319c"
     first = otlp_request(TRACE_ID)
     lines = [first, otlp_request(other_trace, "00f067aa0ba902b7", "00f067aa0ba902b8")]
     lines += [otlp_request(other_trace, f"00f067aa0ba902{n:02x}", f"00f067aa0ba903{n:02x}") for n in range(3)]
     lines.append(otlp_request(TRACE_ID, "a000000000000001", "a000000000000002"))
-    (tmp_path / "spread.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
-    from promote.ingest import iter_trace_groups
+    export = tmp_path / "spread.jsonl"
+    export.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    from promote.source import read_traces
 
-    wide = [
-        (group[0].trace_id, len(group)) for group in iter_trace_groups([tmp_path / "spread.jsonl"], window=10)
-    ]
+    wide = [(trace.trace_id, len(trace.spans)) for trace in read_traces([export], window=10, settle=10)]
     assert sorted(wide) == [(other_trace, 8), (TRACE_ID, 4)]
-    narrow = [(group[0].trace_id, len(group))
-              for group in iter_trace_groups([tmp_path / "spread.jsonl"], window=2)]
-    assert narrow == [(TRACE_ID, 2), (other_trace, 8), (TRACE_ID, 2)]
+    notes: list = []
+    narrow = [(trace.trace_id, len(trace.spans))
+              for trace in read_traces([export], window=2, settle=2, skipped=notes)]
+    assert narrow == [(TRACE_ID, 2), (other_trace, 8), (f"{TRACE_ID}~2", 2)]
+    [note] = notes
+    assert note.where == f"{export}:6" and f"listed as trace {TRACE_ID}~2" in note.why

@@ -4,12 +4,12 @@
 framing units; `Export.spans` converts one; `Export.slots`, `Export.rewrite` (those of a `RecordCodec`,
 which batch workers use alone) and `write_export` let the batch scrubber change string values and write
 the export back in its own format and compression.
-`iter_spans` and `iter_trace_groups` stream many files at once.
+`iter_spans` and `iter_record_spans` stream many files at once; `promote.source` groups them into traces.
 """
 
 from promote.ingest.formats.base import Record, StringSlot
 from promote.ingest.reader import COMPRESSIONS, FORMATS, NOTHING_FOUND, Export, open_export, write_export
-from promote.ingest.window import iter_record_spans, iter_spans, iter_trace_groups
+from promote.ingest.window import iter_record_spans, iter_spans
 from promote.trace_model import Skipped
 
 __all__ = [
@@ -22,7 +22,6 @@ __all__ = [
     "StringSlot",
     "iter_record_spans",
     "iter_spans",
-    "iter_trace_groups",
     "open_export",
     "write_export",
 ]

@@ -1,14 +1,10 @@
-"""Spans of many export files, streamed: one by one, or grouped by trace within a bounded window.
-
-Grouping keeps memory bounded: a trace is handed on once `window` records have passed without a new
-span for it. A trace spread wider than the window (its spans far apart in the export, e.g. a long
-session across many Collector batches) is therefore yielded in several pieces; callers merge pieces
-with the same trace id when they can, and the scrubber's placeholders are consistent only within a piece.
+"""Spans of many export files, streamed record by record (`iter_record_spans`) or one by one
+(`iter_spans`). Grouping them into traces is `promote.source.traces`' business: one rule for every
+front end.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import closing
 from pathlib import Path
@@ -92,33 +88,3 @@ def iter_spans(paths: Iterable[str | Path], *, skipped: list[Skipped] | None = N
     """Every span of every file, streaming (memory does not grow with the files)."""
     for spans in iter_record_spans(paths, skipped=skipped):
         yield from spans
-
-
-def iter_trace_groups(
-    paths: Iterable[str | Path], *, window: int = 10_000, skipped: list[Skipped] | None = None
-) -> Iterator[list[Span]]:
-    """Spans grouped by trace id while streaming.
-
-    A trace is yielded when `window` records have passed without a new span for it, or at the end
-    of the input. A trace spread wider than the window comes out in pieces (see the module note).
-    """
-    if window < 1:
-        raise ValueError("window must be at least 1 record")
-    open_traces: OrderedDict[str, list[Span]] = OrderedDict()  # least recently extended first
-    last_seen: dict[str, int] = {}
-    for index, spans in enumerate(iter_record_spans(paths, skipped=skipped)):
-        for span in spans:
-            group = open_traces.get(span.trace_id)
-            if group is None:
-                open_traces[span.trace_id] = [span]
-            else:
-                group.append(span)
-                open_traces.move_to_end(span.trace_id)
-            last_seen[span.trace_id] = index
-        while open_traces:
-            trace_id = next(iter(open_traces))
-            if last_seen[trace_id] > index - window:
-                break
-            del last_seen[trace_id]
-            yield open_traces.pop(trace_id)
-    yield from open_traces.values()
