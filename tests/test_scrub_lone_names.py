@@ -57,6 +57,34 @@ def test_words_that_only_look_like_names_stay(text: str) -> None:
     assert _scrub(text) == text
 
 
+@pytest.mark.parametrize(("text", "names"), [
+    ("Emily approved the timesheet yesterday.", ["Emily"]),  # frequent in English only as a name
+    ("Derek's badge expired.", ["Derek"]),
+    ("thanks to justin for the quick fix", ["justin"]),  # lower case in chat
+    ("emily and jason covered the night shift", ["emily", "jason"]),
+])
+def test_a_name_no_dictionary_writes_in_lower_case_is_no_common_word(text: str, names: list[str]) -> None:
+    """wordfreq folds case, so "emily" counts as frequent as "mark"; the lexicon leaves out of its common
+    words the names no English dictionary (SCOWL) writes in lower case, so a sentence start or lower case
+    no longer hides them, while "mark", "grace", "trump" and the calendar stay words."""
+    out = _scrub(text)
+    for name in names:
+        assert name not in out, out
+    lex = lexicon()
+    assert not lex.is_word("Emily") and not lex.is_frequent_word("justin")
+    assert all(lex.is_word(word) for word in ("Mark", "Grace", "trump", "April", "Sunday"))
+
+
+@pytest.mark.parametrize("text", [
+    "Grace periods apply to late enrolment.",
+    "the trump card is the overtime rule",
+    "Payday is April 15 and the next is in June.",
+    "Rose and lily bulbs arrive in april.",
+])
+def test_names_a_dictionary_writes_in_lower_case_stay_words(text: str) -> None:
+    assert _scrub(text) == text
+
+
 def test_the_same_lone_name_gets_the_same_placeholder_across_a_trace() -> None:
     ctx = engine().new_context()
     first = engine().scrub_text("Tanvir asked about the rota.", ctx)

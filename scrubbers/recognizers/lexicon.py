@@ -1,5 +1,6 @@
 """The word lists behind the name recognizers, read once per process from `data/lexicon.json.gz`
-(built by `tools/build_lexicon.py` from names-dataset, wordfreq, geonames and airportsdata)."""
+(built by `tools/build_lexicon.py` from names-dataset, wordfreq, SCOWL's dictionaries, geonames and
+airportsdata)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ class Lexicon(NamedTuple):
     ambiguous: frozenset[str]
     """Names that are also common words ("Will", "Hope", "Show"): a name only with a cue."""
     english: frozenset[str]
-    """Lower-case English words of Zipf frequency >= 3."""
+    """Lower-case English words of Zipf frequency >= 3, but for names no dictionary writes in lower case."""
     words: frozenset[str]
-    """Lower-case English words of Zipf frequency >= 3, names or not ("billing", "rose", "justin")."""
+    """Lower-case English words of Zipf frequency >= 3 ("billing", "rose"), names or not, but for names no
+    dictionary writes in lower case ("justin", "emily": frequent only because people bear them)."""
     places: frozenset[str]
     """Countries, cities of 15,000+ people, US states, IATA airport codes."""
     popular_first: frozenset[str]
