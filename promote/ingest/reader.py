@@ -235,16 +235,17 @@ def open_export(path: str | Path) -> Export:
         finally:
             source.close()
         return Export(name, format, compression, framing)
-    source = Digesting(source)  # type: ignore[assignment]
-    recorded = Recording(source)
+    digesting = Digesting(source)
+    recorded = Recording(digesting)  # type: ignore[arg-type]
     try:
         format, compression, framing = sniff(name, recorded)  # type: ignore[arg-type]
     except BaseException:
         if name != "-":
             source.close()
         raise
-    replay = io.BufferedReader(Replay(recorded.data, source), buffer_size=1 << 20)  # type: ignore[arg-type]
-    return Export(name, format, compression, framing, replay, digest=source)  # type: ignore[arg-type]
+    replay = io.BufferedReader(Replay(recorded.data, digesting),  # type: ignore[arg-type]
+                               buffer_size=1 << 20)
+    return Export(name, format, compression, framing, replay, digest=digesting)
 
 
 def object_members(doc: object, limit: int) -> int | None:

@@ -35,55 +35,61 @@ def is_stream(name: str, source: BinaryIO) -> bool:
         return True
 
 
-class Recording(io.RawIOBase):
-    """Keeps what sniffing read from stdin, so that the records can be read from the start."""
+class _Tap(io.RawIOBase):
+    """A stream passed through as it is read, each piece shown to `_seen` on the way."""
 
     def __init__(self, stream: BinaryIO) -> None:
         self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        data = self._stream.read(len(buffer))
+        self._seen(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+    def _seen(self, data: bytes) -> None:
+        raise NotImplementedError
+
+
+class Recording(_Tap):
+    """Keeps what sniffing read from stdin, so that the records can be read from the start."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        super().__init__(stream)
         self._parts: list[bytes] = []
 
     @property
     def data(self) -> bytes:
         return b"".join(self._parts)
 
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
-        data = self._stream.read(len(buffer))
+    def _seen(self, data: bytes) -> None:
         self._parts.append(data)
-        buffer[: len(data)] = data
-        return len(data)
 
     def close(self) -> None:  # sniffing must not close stdin
         pass
 
 
-class Digesting(io.RawIOBase):
+class Digesting(_Tap):
     """A source read once, hashed as it is read: `sha256` reads what is left into the hash, unparsed (a
     draft names its export by the digest of all of it, yet parses it only up to its trace)."""
 
     def __init__(self, stream: BinaryIO) -> None:
-        self._stream = stream
+        super().__init__(stream)
         self._hash = hashlib.sha256()
 
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
-        data = self._stream.read(len(buffer))
+    def _seen(self, data: bytes) -> None:
         self._hash.update(data)
-        buffer[: len(data)] = data
-        return len(data)
 
     def sha256(self) -> str:
         for block in iter(lambda: self._stream.read(1 << 20), b""):
             self._hash.update(block)
         return self._hash.hexdigest()
 
-    def close(self) -> None:
-        self._stream.close()
-        super().close()
+    def close(self) -> None:  # stdin stays open (whoever opened a FIFO closes it)
+        pass
 
 
 def file_sha256(path: str | Path) -> str:

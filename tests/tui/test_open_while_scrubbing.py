@@ -27,7 +27,8 @@ def test_a_turn_asked_for_before_its_scrub_opens_only_if_still_wanted(eval_repo)
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is browser
-            assert any("opens as soon as it is ready" in str(n.message) for n in app._notifications)
+            assert any(n.title == "scrubbing…" and "opens as soon as it is ready" in str(n.message)
+                       for n in app._notifications)
             await pilot.press("slash")  # the SME types in the filter meanwhile
             browser.post_message(TurnsScrubbed(updates=[], traces=[done]))
             await settle(pilot)

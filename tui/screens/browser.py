@@ -251,8 +251,8 @@ class BrowserScreen(Screen):
             self._pending_open = key
             if self.loader is not None:
                 self.loader.want(row.trace_id)
-            self.notify("scrubbing this trace first: the turn opens as soon as it is ready "
-                        "(move to another row to cancel)", title="opening…", timeout=4)
+            self.notify("this trace is scrubbed first: the turn opens as soon as it is ready "
+                        "(move to another row to cancel)", title="scrubbing…", timeout=4)
             return
         self._open(key)
 
