@@ -96,11 +96,18 @@ async def type_keys(app) -> list[float]:
 
 async def settle(pilot, screen) -> float:
     """Let the debounced views run; the UI thread's CPU time meanwhile."""
+    from textual.worker import WorkerCancelled
+
     before = time.thread_time()
     await pilot.pause()
     if hasattr(screen, "refresh_views"):  # (absent before issue 37: every key worked the views out)
         screen.refresh_views()
-    await pilot.app.workers.wait_for_complete()
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+            break
+        except WorkerCancelled:  # an exclusive worker replaced by a newer one: wait for that one
+            await pilot.pause()
     await pilot.pause()
     return time.thread_time() - before
 

@@ -8,14 +8,20 @@ The scrubber decides alone; this is the second look a person gives. Three kinds 
 - **handle**: an `@handle`.
 
 `redact` replaces one suspect everywhere in the case, whole words only, with one placeholder of its kind
-(`<PERSON_3>`, the next free number, the same one for every occurrence). No Textual here.
+(`<PERSON_3>`, the next free number, the same one for every occurrence).
+
+The editor shows the SME the words themselves (they are in the case on the SME's screen anyway). Text
+that leaves the machine about a case (a pull request's title and body) says where a suspect is and what
+kind it is (`described`), and shows a mark where the word was (`masked`: `[suspect 1]`), never the word:
+that text goes to the forge, its notifications and e-mails, and outlives a later commit that redacts the
+word; the reviewer reads the word in the case file of the diff, at the field named.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from promote.case.model import Case
 from promote.case.problems import field_path
@@ -27,7 +33,10 @@ _CAPITALISED = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
 _CUES = (r"(?:hi|hello|hey|dear|thanks|thank you|cheers|regards|this is|i'm|i am|my name is|name is|"
          r"mr\.?|mrs\.?|ms\.?|dr\.?|manager|colleague|supervisor|ask|contact|cc)")
 _AFTER_CUE = re.compile(rf"(?i:\b{_CUES})[,:]?\s+({_CAPITALISED})\b")
-_BESIDE_PERSON = re.compile(rf"<PERSON_\w+>\s+({_CAPITALISED})\b|\b({_CAPITALISED})\s+<PERSON_\w+>")
+# Two patterns, not one alternation: in "Hi <PERSON_1> Whitlock" the greeting before the placeholder
+# would take it, and the surname after it would go unseen.
+_AFTER_PERSON = re.compile(rf"<PERSON_\w+>\s+({_CAPITALISED})\b")
+_BEFORE_PERSON = re.compile(rf"\b({_CAPITALISED})(?=\s+<PERSON_\w+>)")
 _CUE_WORD = re.compile(_CUES, re.IGNORECASE)
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{8}")  # 2026-06-29, 20260629: dates, not ids
 _NUMBER = re.compile(r"(?<![\w-])\d(?:[\d -]?\d){6,}(?![\w-])")
@@ -53,11 +62,10 @@ def in_text(text: str) -> list[tuple[int, int, str]]:
     for match in _AFTER_CUE.finditer(text):
         if match.group(1) not in _NOT_NAMES:
             found.append((match.start(1), match.end(1), "name"))
-    for match in _BESIDE_PERSON.finditer(text):
-        group = 1 if match.group(1) else 2
-        word = match.group(group)
+    for match in [*_AFTER_PERSON.finditer(text), *_BEFORE_PERSON.finditer(text)]:
+        word = match.group(1)
         if word not in _NOT_NAMES and not _CUE_WORD.fullmatch(word):  # "Hi <PERSON_1>" is a greeting
-            found.append((match.start(group), match.end(group), "name"))
+            found.append((match.start(1), match.end(1), "name"))
     found += [(m.start(), m.end(), "number") for m in _NUMBER.finditer(text)
               if not _DATE.fullmatch(m.group())]
     found += [(m.start(), m.end(), "handle") for m in _HANDLE.finditer(text)]
@@ -72,6 +80,37 @@ def find(case: Case) -> list[Suspect]:
         for start, end, kind in in_text(text):
             places.setdefault((text[start:end], kind), []).append(field_path(location))
     return [Suspect(text, kind, tuple(dict.fromkeys(fields))) for (text, kind), fields in places.items()]
+
+
+def described(suspect: Suspect) -> str:
+    """`a name (4 letters) in expected_output, title`: where and what, without the word (fail closed)."""
+    count = sum(char.isalnum() for char in suspect.text)
+    unit = {"name": "letter", "number": "digit", "handle": "character"}[suspect.kind]
+    # A field path names the keys it goes through (`metadata.<key>`): one holding the word is masked too.
+    word = re.compile(re.escape(suspect.text), re.IGNORECASE)
+    where = ", ".join(word.sub("<key>", path) for path in suspect.fields)
+    return f"a {suspect.kind} ({count} {unit}{'s' if count != 1 else ''}) in {where}"
+
+
+def marks(found: Iterable[Suspect]) -> dict[str, str]:
+    """One mark per suspect word, numbered in the order found: `{"Whitlock": "[suspect 1]"}`."""
+    words = dict.fromkeys(suspect.text for suspect in found)
+    return {word: f"[suspect {number}]" for number, word in enumerate(words, start=1)}
+
+
+def masked(text: str, marked: dict[str, str]) -> str:
+    """`text` with each suspect word replaced by its mark: in any case and inside longer words too (an id
+    `hr.whitlock_001` holds the name as much as a sentence does), longest words first. Fail closed: a
+    word masked too often costs a reviewer a look at the diff; one left would leave with the text."""
+    if not marked:
+        return text
+    by_lower = {}
+    for word, mark in marked.items():
+        by_lower.setdefault(word.lower(), mark)
+    words = sorted(by_lower, key=len, reverse=True)
+    # One pass: a mark put in is never read again as text.
+    pattern = re.compile("|".join(map(re.escape, words)), re.IGNORECASE)
+    return pattern.sub(lambda match: by_lower[match.group().lower()], text)
 
 
 def redact(case: Case, suspect: Suspect) -> tuple[Case, str]:

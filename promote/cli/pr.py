@@ -34,6 +34,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"opened {result.pr_url}" + (" (number recorded in the case)" if result.review_commit else ""))
     elif result.compare_url:
         print(f"open the PR at: {result.compare_url}")
+    if result.suspects:
+        print(f"{len(result.suspects)} suspect(s) left for review (words that look personal but were kept; "
+              "the PR body lists them too):")
+        for suspect in result.suspects:
+            print(f"  {suspect}")
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     if result.dry_run or not result.pr_url:

@@ -25,7 +25,7 @@ from promote.repo import forge, pr_compile
 from promote.repo.branch_names import branch_name_problem
 from promote.repo.eval_repo import EvalRepo
 from promote.repo.git import Git, GitError
-from promote.repo.pr_body import CaseForReview, pr_body, pr_title
+from promote.repo.pr_body import CaseForReview, pr_body, pr_title, suspect_lines
 from promote.repo.pr_gates import PlannedCase, plan_cases, read_sources, scrubbed_by, significant
 from promote.repo.workspace import RunLock, Workspace, interrupts_unwind
 
@@ -82,6 +82,9 @@ class PrResult(_Model):
     """Where to open the PR by hand, when it was not opened (GitHub and GitLab remotes)."""
     notes: list[str] = Field(default_factory=list)
     """Why something asked for did not happen, and what to do (e.g. gh is not logged in)."""
+    suspects: list[str] = Field(default_factory=list)
+    """The suspects left in the cases, one line each (`<id>: [suspect 1] a name (4 letters) in
+    expected_output`): where and what kind, never the word; the PR body lists them too."""
 
 
 def open_pull_request(
@@ -187,7 +190,8 @@ def _describe(
     targets = {item.target.as_posix() for item in plan}
     return PrResult(branch=branch, base=options.base, files=files,
                     title=title, body=pr_body(reviewed, artifacts=[f for f in files if f not in targets]),
-                    commit_message=commit_message(plan, title, root), dry_run=options.dry_run)
+                    commit_message=commit_message(plan, title, root), dry_run=options.dry_run,
+                    suspects=suspect_lines(reviewed))
 
 
 def commit_message(plan: Sequence[PlannedCase], title: str, root: Path) -> str:

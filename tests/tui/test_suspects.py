@@ -9,7 +9,7 @@ import re
 from textual.widgets import TextArea
 
 from tests.tui.conftest import make_promote_app, settle
-from tui.suspects import in_text
+from promote.case.suspects import in_text
 from tui.widgets.problems_panel import ProblemsPanel
 
 
@@ -19,6 +19,7 @@ def test_what_looks_personal_is_found_and_what_does_not_is_left():
 
     assert found("Hi Sasha, up to 40 hours carry over") == [("Sasha", "name")]
     assert found("Hi, I'm <PERSON_1> Whitlock (<EMAIL_ADDRESS_1>)") == [("Whitlock", "name")]
+    assert found("Hi <PERSON_1> Whitlock, up to 40 hours") == [("Whitlock", "name")]  # a greeting before it
     assert found("call 555 123 4567 or ping @dana.w") == [("555 123 4567", "number"), ("@dana.w", "handle")]
     assert found("In 2026 the cap is 40 hours; ask HR about PTO-CA-2026 §4.2 before December 31.") == []
     assert found("Hi <PERSON_1>, as of 2026-06-29 you have 52 hours") == []

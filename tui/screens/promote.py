@@ -22,11 +22,11 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Select, TabbedContent, TabPane, Tabs
 from textual.worker import get_current_worker
 
+from promote.case import suspects
 from promote.case.model import ExpectedToolCall
 from promote.errors import PromoteError
 from tui import seams
 from tui.edit_session import EditSession, Views, with_field
-from tui.suspects import find as suspects_in
 from tui.messages import CaseEdited, JumpToField, RedactSuspect
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.basics_tab import BasicsTab
@@ -156,12 +156,16 @@ class PromoteScreen(Screen):
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_views, views)
 
+    def _gone(self) -> bool:
+        """The screen was closed (or the app is tearing it down: its widgets go before it does)."""
+        return not self.is_attached or not self.query(ProblemsPanel)
+
     def _show_problems(self, problems: list[seams.Problem]) -> None:
-        if self.is_attached:
+        if not self._gone():
             self.query_one(ProblemsPanel).show(problems)
 
     def _show_views(self, views: Views) -> None:
-        if views.case is not self.session.case or not self.is_attached:
+        if views.case is not self.session.case or self._gone():
             return  # an edit came in meanwhile (its own run shows it), or the screen is gone
         self.views_shown = views
         self._show_text(self.query_one(TabbedContent).active)
@@ -219,7 +223,7 @@ class PromoteScreen(Screen):
         for screen in self.app.screen_stack:
             if isinstance(screen, BrowserScreen) and self.session.drafted_from:
                 screen.mark_saved(self.session.drafted_from, saved.path)
-        left = [s.text for s in suspects_in(self.session.case)]
+        left = [s.text for s in suspects.find(self.session.case)]
         if left:
             self.notify(f"{len(left)} suspect(s) left for review: " + ", ".join(map(repr, left[:5])),
                         title="suspects", severity="warning", timeout=8)
@@ -289,7 +293,6 @@ class PromoteScreen(Screen):
 
     @on(RedactSuspect)
     def _redact(self, message: RedactSuspect) -> None:
-        from tui import suspects
         from tui.edit_session import suspect_problem
 
         message.stop()

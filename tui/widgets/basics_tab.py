@@ -15,6 +15,7 @@ from textual.widgets import Input, Label, Select, SelectionList, TextArea
 
 from promote.case.model import Case, Kind
 from tui.messages import CaseEdited
+from tui.widgets.field_input import FieldInput
 from tui.widgets.json_area import JsonArea
 
 TEXT_FIELDS = ("id", "title", "agent", "tier")
@@ -29,7 +30,7 @@ class BasicsTab(VerticalScroll):
         case = self.case
         for name in TEXT_FIELDS:
             yield Label(name)
-            yield Input(str(getattr(case, name) or ""), id=f"basics-{name}")
+            yield FieldInput(str(getattr(case, name) or ""), id=f"basics-{name}")
         yield Label("status")
         yield Select([(s, s) for s in ("draft", "valid", "retired")], value=case.status, allow_blank=False,
                      id="basics-status")
@@ -38,7 +39,7 @@ class BasicsTab(VerticalScroll):
         yield Label("input: the user's words (scrubbed; rewrite placeholders for the sandbox entity)")
         yield TextArea(case.input, soft_wrap=True, id="basics-input", classes="basics-input")
         yield Label("datasets (comma-separated)")
-        yield Input(", ".join(case.datasets), id="basics-datasets")
+        yield FieldInput(", ".join(case.datasets), id="basics-datasets")
         yield Label("metadata (JSON object)")
         yield JsonArea(dict(case.metadata), id="basics-metadata")
 

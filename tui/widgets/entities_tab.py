@@ -9,6 +9,7 @@ from textual.widgets import Input, Label, Select
 
 from promote.case.model import Entity, Tenant
 from tui.messages import CaseEdited
+from tui.widgets.field_input import FieldInput
 from tui.widgets.json_area import JsonArea
 
 
@@ -34,7 +35,7 @@ class EntitiesTab(VerticalScroll):
         yield JsonArea(self.params, id="entity-params")
         tenant = self.tenant
         yield Label("tenant id")
-        yield Input(tenant.id if tenant else "", id="tenant-id")
+        yield FieldInput(tenant.id if tenant else "", id="tenant-id")
         yield Label("tenant environment")
         environment = tenant.environment if tenant else "sandbox"
         yield Select([(v, v) for v in ("sandbox", "staging")], value=environment, allow_blank=False,

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Input, Label
 
 from promote.case.model import NumericFigure
 from tui.messages import CaseEdited
+from tui.widgets.field_input import FieldInput
 
 FORM = ("name", "value", "unit", "oracle", "tolerance")
 COLUMNS = {"tolerance": "tol"}
@@ -71,7 +72,7 @@ class NumbersTab(VerticalScroll):
             for name in FORM:
                 suggester = SuggestFromList(self.oracles, case_sensitive=False) \
                     if name == "oracle" and self.oracles else None
-                yield Input(placeholder=name, id=f"fig-{name}", classes="fig-input", suggester=suggester,
+                yield FieldInput(placeholder=name, id=f"fig-{name}", classes="fig-input", suggester=suggester,
                             tooltip="the oracle of record (right arrow takes the suggestion)"
                             if name == "oracle" else None)
         yield Label("", id="fig-status")

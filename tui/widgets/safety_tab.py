@@ -11,6 +11,7 @@ from textual.widgets import Checkbox, Input, Label, SelectionList
 from promote.case.model import Safety, SafetyRule
 from tui.messages import CaseEdited
 from tui.widgets.check_box import CheckBox
+from tui.widgets.field_input import FieldInput
 
 PII = "pii-leak"
 CONTENT = "harmful-content"
@@ -40,7 +41,7 @@ class SafetyTab(VerticalScroll):
         options += [(f"{CONTENT}: {hazard}", hazard, hazard in content_scopes) for hazard in HAZARDS]
         yield SelectionList[str](*options, id="safety-must-not")
         yield Label("pii-leak scope")
-        yield Input(pii.scope if pii and pii.scope else DEFAULT_SCOPE, id="safety-scope")
+        yield FieldInput(pii.scope if pii and pii.scope else DEFAULT_SCOPE, id="safety-scope")
         refusal = any(rule.category == "refusal" for rule in self.safety.must)
         yield CheckBox("a refusal is expected", refusal, id="safety-refusal")
 

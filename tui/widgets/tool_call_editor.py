@@ -14,6 +14,7 @@ from textual.widgets import Input, Label, Select
 
 from promote.case.model import ExpectedToolCall
 from tui.arg_rules import KINDS, join_rule, split_rule
+from tui.widgets.field_input import FieldInput
 from tui.widgets.json_area import JsonArea
 
 
@@ -61,7 +62,7 @@ class ToolCallEditor(Vertical):
                 yield Label(name, classes="rule-name")
                 yield Select([(k, k) for k in KINDS], value=kind, allow_blank=False, id=f"rule-kind-{index}",
                              classes="rule-kind", compact=True)
-                yield Input(text, placeholder="pattern / number / values", id=f"rule-text-{index}",
+                yield FieldInput(text, placeholder="pattern / number / values", id=f"rule-text-{index}",
                             classes="rule-text", compact=True)
         yield Label("", id="rule-status")
 

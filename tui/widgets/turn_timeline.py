@@ -13,9 +13,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Collapsible, Static
 
+from promote.case import suspects
 from promote.case.rules import PLACEHOLDER_RE
 from promote.trace_model import ModelCall, ToolCall, Turn
-from tui import suspects
 
 TYPE_STYLES = {
     "PERSON": "bold magenta", "EMAIL_ADDRESS": "bold cyan", "PHONE_NUMBER": "bold blue",
@@ -25,7 +25,7 @@ TYPE_STYLES = {
 
 def highlighted(text: str) -> Text:
     """`text` with every placeholder styled by its entity type, and every suspect (a word that looks
-    personal but was kept: `tui.suspects`) underlined for review."""
+    personal but was kept: `promote.case.suspects`) underlined for review."""
     rich = Text(text)
     for found in PLACEHOLDER_RE.finditer(text):
         kind = found.group(0)[1:-1].rsplit("_", 1)[0]
