@@ -88,7 +88,7 @@ def _read(paths: list[Path], queue: Any, results: Any, stop: threading.Event,
     the scrub queue once its rows are sent (its snippets can never arrive before its rows)."""
     from promote.errors import PromoteError
     from promote.source import read_traces
-    from tui.trace_store import turn_row
+    from tui.turn_rows import turn_row
 
     rows: list = []
     held: list = []
@@ -124,7 +124,7 @@ def _read(paths: list[Path], queue: Any, results: Any, stop: threading.Event,
 
 
 def _scrubbed_message(done: list, duplicate: Any) -> TracesScrubbed:
-    from tui.trace_store import row_key, snippet_of
+    from tui.turn_rows import row_key, snippet_of
 
     updates = []
     for item in done:

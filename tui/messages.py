@@ -10,7 +10,7 @@ from textual.message import Message
 
 from promote.source.scrub import ScrubbedTrace
 from tui.pipe import SnippetUpdate
-from tui.trace_store import TurnRow
+from tui.turn_rows import TurnRow
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from promote.source.scrub import ScrubbedTrace
-    from tui.trace_store import TurnRow
+    from tui.turn_rows import TurnRow
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from promote.case.model import Case
 from promote.case.yaml_io import load_tree
@@ -30,8 +30,6 @@ MAX_CASE_NUMBER = 999
 
 class DraftInputs(Model):
     """The eval repo as a draft sees it, and the export's digest."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     config: RepoConfig
     """`evals/promote.yaml` (or the neutral defaults)."""

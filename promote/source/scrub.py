@@ -37,8 +37,6 @@ class Replacement(Model):
 class ScrubbedTrace(Model):
     """A trace after scrubbing and everything drafting and the UI need of it: the one scrubbed-trace type."""
 
-    model_config = {"arbitrary_types_allowed": True}
-
     trace: Trace
     """The scrubbed trace (its spans dropped: raw attributes never travel on)."""
     export: str

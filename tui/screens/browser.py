@@ -27,7 +27,7 @@ from tui.edit_session import EditSession, pending_recoveries
 from tui.loader import Loader
 from tui.messages import LoadProgressed, TurnsRead, TurnsScrubbed
 from tui.pipe import LoadFailed, ReadDone, RowsRead, TracesScrubbed
-from tui.trace_store import TurnRow
+from tui.turn_rows import TurnRow
 from tui.widgets.filter_bar import FilterBar, TurnFilter
 from tui.widgets.load_progress import LoadProgress
 from tui.widgets.turn_table import COLUMNS, TurnTable

@@ -22,7 +22,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui.trace_store import TurnRow
+from tui.turn_rows import TurnRow
 
 COLUMNS = (("mark", "✓"), ("time", "time (UTC)"), ("agent", "agent"), ("input", "input"), ("tools", "tools"),
            ("tokens", "tokens"), ("duration", "ms"), ("errors", "err"))
