@@ -8,7 +8,6 @@ the export); `DraftInputs` is then all `draft_case` looks at besides the scrubbe
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,13 +19,10 @@ from promote.compile.policy import BudgetPolicy
 from promote.draft.budgets import budget_policy
 from promote.errors import PromoteError
 from promote.models import Model
-from promote.repo.eval_repo import Catalog, EvalRepo, RepoConfig
+from promote.repo.eval_repo import Catalog, EvalRepo, RepoConfig, next_free_id
 
 if TYPE_CHECKING:
     from promote.draft.builder import DraftOptions
-
-MAX_CASE_NUMBER = 999
-
 
 class DraftInputs(Model):
     """The eval repo as a draft sees it, and the export's digest."""
@@ -47,14 +43,8 @@ class DraftInputs(Model):
     """The export's sha256, for the draft's provenance."""
 
     def next_id(self, prefix: str) -> str:
-        """`<prefix>_<NNN>` one above the highest number in use for that prefix (as `EvalRepo.next_id`:
-        a number once used may still be cited in old PRs)."""
-        pattern = re.compile(re.escape(prefix) + r"_(\d{3})")
-        used = [int(found.group(1)) for stem in self.case_ids if (found := pattern.fullmatch(stem))]
-        number = max(used, default=0) + 1
-        if number > MAX_CASE_NUMBER:
-            raise PromoteError(f"no free case number left for {prefix}_NNN", hint="pass --id")
-        return f"{prefix}_{number:03d}"
+        """`<prefix>_<NNN>`, NNN one above the highest number in use for that prefix."""
+        return next_free_id(prefix, self.case_ids)
 
     def duplicate_of(self, user_input: str | None, tool_names: list[str]) -> str | None:
         """The file of a case with the same input (whitespace aside) and tool-name trajectory."""

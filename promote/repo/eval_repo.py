@@ -18,6 +18,7 @@ from __future__ import annotations
 import getpass
 import re
 import subprocess
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,16 +121,8 @@ class EvalRepo:
         return case_files_under(self.cases_dir)
 
     def next_id(self, prefix: str) -> str:
-        """`<prefix>_<NNN>` with NNN one above the highest number in use for that prefix (001 first).
-
-        Above the highest rather than the first gap: a number once used may still be cited in old PRs.
-        """
-        pattern = re.compile(re.escape(prefix) + r"_(\d{3})")
-        used = [int(found.group(1)) for path in self.case_files() if (found := pattern.fullmatch(path.stem))]
-        number = max(used, default=0) + 1
-        if number > 999:
-            raise PromoteError(f"no free case number left for {prefix}_NNN", hint="pass --id")
-        return f"{prefix}_{number:03d}"
+        """`<prefix>_<NNN>` with NNN one above the highest number in use for that prefix (001 first)."""
+        return next_free_id(prefix, (path.stem for path in self.case_files()))
 
     def find_duplicate(self, user_input: str, tool_names: list[str]) -> Path | None:
         """The first case with the same input (whitespace aside) and the same tool-name trajectory."""
@@ -160,6 +153,19 @@ class EvalRepo:
             if done.returncode == 0 and done.stdout.strip():
                 return done.stdout.strip()
         return getpass.getuser()
+
+
+def next_free_id(prefix: str, case_ids: Iterable[str]) -> str:
+    """`<prefix>_<NNN>` with NNN one above the highest number `case_ids` use for that prefix (001 first).
+
+    Above the highest rather than the first gap: a number once used may still be cited in old PRs.
+    """
+    pattern = re.compile(re.escape(prefix) + r"_(\d{3})")
+    used = [int(found.group(1)) for case_id in case_ids if (found := pattern.fullmatch(case_id))]
+    number = max(used, default=0) + 1
+    if number > 999:
+        raise PromoteError(f"no free case number left for {prefix}_NNN", hint="pass --id")
+    return f"{prefix}_{number:03d}"
 
 
 def _root(folder: Path) -> Path:
