@@ -4,6 +4,7 @@ longest frame the UI thread was blocked while loading. A benchmark, not a test.
     .venv/bin/python -m benchmarks.tui_bench --size-mb 100      # export from benchmarks/gen_exports.py
     .venv/bin/python -m benchmarks.tui_bench --size-mb 10 --why # and where the blocked frames were spent
     .venv/bin/python -m benchmarks.tui_bench --typing           # typing into the promote screen (issue 37)
+    .venv/bin/python -m benchmarks.tui_bench --load --export F  # Enter on a row still scrubbing (issue 37)
 
 Goals (issue 14): first rows < 1 s, no frame blocked > 100 ms. Each run is a fresh process started the
 way `promote tui` starts: the clock starts at the top of that process, the loader child is started
@@ -173,7 +174,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--typing", action="store_true",
                         help="type 40 characters at 20 ms a key into every text field of the promote screen "
                              "(benchmarks/tui_typing.py): keys lost, UI-thread time per key")
+    parser.add_argument("--load", action="store_true",
+                        help="Enter on a row still scrubbing: feedback, open once scrubbed "
+                             "(benchmarks/tui_load_bench.py)")
     args = parser.parse_args(argv)
+    if args.load:
+        from benchmarks.tui_load_bench import main as load
+
+        return load(["--export", str(args.export)] if args.export else ["--size-mb", str(args.size_mb)])
     if args.typing:
         from benchmarks.tui_typing import main as typing
 
