@@ -280,7 +280,8 @@ class EditSession:
         self.recovery().drop()
 
 
-_ORACLE_LINE = re.compile(r"^\s*-?\s*oracle:\s*['\"]?([\w./@:-]+)", re.MULTILINE)
+# `oracle: x` in block style and in a flow mapping (`- {name: pto, oracle: x, tolerance: 0}`).
+_ORACLE_LINE = re.compile(r"(?:^|[\s{,])oracle:\s*['\"]?([\w./@:-]+)", re.MULTILINE)
 # Parts of a pydantic error location that name the type a union tried, not a field.
 _TYPE_TAGS = {"str", "int", "float", "bool", "list", "dict", "none", "json-or-python"}
 

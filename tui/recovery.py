@@ -89,7 +89,13 @@ class RecoveryFile:
             first = exc.errors()[0] if isinstance(exc, ValidationError) else None
             reason = (f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}" if first
                       else type(exc).__name__)
-            raise RecoveryUnreadable(f"the recovery file {path} does not hold a case ({reason}): it is kept "
+            # Moved aside: the session's next edit writes a recovery file at this path.
+            kept = path.with_name(path.name + ".unreadable")
+            try:
+                path.replace(kept)
+            except OSError:
+                kept = path
+            raise RecoveryUnreadable(f"the recovery file {kept} does not hold a case ({reason}): it is kept "
                                      "there; open it in an editor to copy what you need") from None
 
     def drop(self) -> None:
