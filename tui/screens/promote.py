@@ -342,6 +342,8 @@ class PromoteScreen(Screen):
             pane.query_one(ToolsTab).show_call(place, argument.group(1) if argument else None)
             return
         fields = pane.query(f"#basics-{top}") if tab == "basics" else None
+        if top == "entities":
+            fields = pane.query("#entity-handle-text")  # the handle, typed or picked
         if fields:
             fields.first().focus()
         else:

@@ -1,10 +1,18 @@
-"""Entities: map the production user to an overlay handle from the eval repo's catalog; params; tenant."""
+"""Entities: map the production user to an overlay handle (picked from the eval repo's catalog, or typed:
+a handle the catalog does not list yet is allowed); params; tenant.
+
+The handle field is the case's handle. Picking a catalog entry fills it (and the entry's record, scenario
+pack and calendar); typing a catalog handle takes that entry too; typing any other handle maps the user
+to that handle alone (no record, pack or calendar: they belonged to the handle before). The picker shows
+the catalog entry the field names, or its prompt when the field names none.
+"""
 
 from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Select
 
 from promote.case.model import Entity, Tenant
@@ -24,12 +32,16 @@ class EntitiesTab(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         first = self.entities[0] if self.entities else None
-        yield Label("the production user → overlay handle (from the eval repo's catalog)")
+        listed = {entity.handle for entity in self.catalog}
+        yield Label("the user → an overlay handle from the catalog")
         handles = [(f"{e.handle}  ({e.resolves_to or '?'})", e.handle) for e in self.catalog]
-        if first is not None and first.handle not in {e.handle for e in self.catalog}:
-            handles.insert(0, (first.handle, first.handle))
-        yield Select(handles, value=first.handle if first else Select.NULL, prompt="pick a handle",
-                     id="entity-handle")
+        prompt = "pick a handle from the catalog" if self.catalog else "no catalog (evals/entities.yaml)"
+        yield Select(handles, value=first.handle if first and first.handle in listed else Select.NULL,
+                     prompt=prompt, id="entity-handle")
+        yield Label("or type one (not in the catalog is fine)")
+        yield FieldInput(first.handle if first else "", id="entity-handle-text", placeholder="overlay handle",
+                         suggester=SuggestFromList(sorted(listed)) if listed else None,
+                         tooltip="the case's handle (right arrow takes a catalog handle it suggests)")
         yield Label(self._about(first), id="entity-about")
         yield Label("params (JSON object)")
         yield JsonArea(self.params, id="entity-params")
@@ -54,14 +66,39 @@ class EntitiesTab(VerticalScroll):
         return " · ".join(parts)
 
     @on(Select.Changed, "#entity-handle")
-    def _handle(self, event: Select.Changed) -> None:
+    def _picked(self, event: Select.Changed) -> None:
         event.stop()
         chosen = next((e for e in self.catalog if e.handle == event.value), None)
         if chosen is None or (self.entities and self.entities[0].handle == chosen.handle):
             return  # the handle the case already maps to (a Select also reports its first value)
-        entity = Entity(**chosen.model_dump(exclude_none=True))
+        field = self.query_one("#entity-handle-text", Input)
+        with field.prevent(Input.Changed):
+            field.value = chosen.handle  # not being typed in: the SME is in the picker
+        self._map_to(Entity(**chosen.model_dump(exclude_none=True)))
+
+    @on(Input.Changed, "#entity-handle-text")
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        handle = event.value.strip()
+        current = self.entities[0] if self.entities else None
+        if current is not None and current.handle == handle:
+            return
+        chosen = next((e for e in self.catalog if e.handle == handle), None)
+        picker = self.query_one("#entity-handle", Select)
+        with picker.prevent(Select.Changed):
+            picker.value = chosen.handle if chosen else Select.NULL
+        if not handle:
+            # No handle: the case keeps its last one until one is typed (a problem meanwhile).
+            why = "type a handle or pick one from the catalog"
+            self.post_message(CaseEdited("entities", list(self.entities), {"entities[0].handle": why}))
+            return
+        self._map_to(Entity(**chosen.model_dump(exclude_none=True)) if chosen else Entity(handle=handle))
+
+    def _map_to(self, entity: Entity) -> None:
         self.entities = [entity, *self.entities[1:]]
-        self.query_one("#entity-about", Label).update(self._about(entity))
+        about = self.query_one("#entity-about", Label)
+        if str(about.content) != self._about(entity):  # an update lays the screen out again: not per key
+            about.update(self._about(entity))
         self.post_message(CaseEdited("entities", list(self.entities)))
 
     @on(JsonArea.Parsed, "#entity-params")
