@@ -9,6 +9,7 @@ from tests.tui.conftest import make_app, settle
 from tui.messages import TurnsScrubbed
 from tui.screens.browser import BrowserScreen
 from tui.screens.promote import PromoteScreen
+from tui.widgets.load_progress import LoadProgress
 from tui.widgets.turn_table import TurnTable
 
 
@@ -29,10 +30,13 @@ def test_a_turn_asked_for_before_its_scrub_opens_only_if_still_wanted(eval_repo)
             assert app.screen is browser
             assert any(n.title == "scrubbing…" and "opens as soon as it is ready" in str(n.message)
                        for n in app._notifications)
+            progress = browser.query_one(LoadProgress)
+            assert progress.text.startswith("scrubbing… the turn you opened")  # said until it is ready
             await pilot.press("slash")  # the SME types in the filter meanwhile
             browser.post_message(TurnsScrubbed(updates=[], traces=[done]))
             await settle(pilot)
             assert app.screen is browser  # not taken over
+            assert not progress.text.startswith("scrubbing…")
             assert any("Enter opens it" in str(n.message) for n in app._notifications)
             await pilot.press("escape", "enter")
             await settle(pilot)

@@ -153,6 +153,7 @@ class BrowserScreen(Screen):
             trace_id = self.rows[self._pending_open].trace_id
             if trace_id in self.scrubbed:
                 key, self._pending_open = self._pending_open, None
+                self._show_progress()
                 self._open_when_ready(key)
 
     def _flush(self) -> None:
@@ -189,7 +190,8 @@ class BrowserScreen(Screen):
 
     def _show_progress(self) -> None:
         self.query_one(LoadProgress).show(len(self.rows), self.traces_read, self.traces_scrubbed,
-                                          self.reading_done, self.scrubbing_done, self.load_error)
+                                          self.reading_done, self.scrubbing_done, self.load_error,
+                                          waiting=self._pending_open is not None)
 
     # filtering and sorting ---------------------------------------------------------------------
 
@@ -253,6 +255,7 @@ class BrowserScreen(Screen):
                 self.loader.want(row.trace_id)
             self.notify("this trace is scrubbed first: the turn opens as soon as it is ready "
                         "(move to another row to cancel)", title="scrubbing…", timeout=4)
+            self._show_progress()  # and says so under the table until it is
             return
         self._open(key)
 

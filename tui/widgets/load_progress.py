@@ -23,9 +23,12 @@ class LoadProgress(Widget):
         self.fraction: float | None = 0.0
 
     def show(self, turns: int, traces: int, scrubbed: int, reading_done: bool, scrubbing_done: bool,
-             error: str | None = None) -> None:
+             error: str | None = None, waiting: bool = False) -> None:
+        """`waiting`: a turn was opened before its trace was scrubbed (said until it is)."""
         stage = "read" if reading_done else "reading…"
         text = f"{turns} turn(s) {stage} · {scrubbed}/{traces} trace(s) scrubbed"
+        if waiting:
+            text = f"scrubbing… the turn you opened opens when its trace is ready · {text}"
         if error:
             text += f" · {error}"
         fraction = None if reading_done and scrubbing_done else scrubbed / max(traces, 1)
