@@ -80,8 +80,8 @@ class ScrubContext:
         self._emails = KnownAddresses()  # known e-mail addresses, found however they are written out
         self.replaced: dict[str, set[str]] = {}
         """What the engine replaced in this trace: each placeholder (or the redaction mark) it wrote, with
-        the values it wrote it over, as they read (disguises taken off). Raw: never printed or written;
-        the write gate's known values, so nothing has to be found again by diffing its output."""
+        the values it wrote it over, as written and as they read (disguises taken off). Raw: never printed
+        or written; the write gate's known values, so nothing has to be found again by diffing output."""
 
     # placeholders ---------------------------------------------------------------------------------
     def placeholder(self, entity: str, value: str) -> str:
@@ -92,7 +92,8 @@ class ScrubContext:
         return token
 
     def note_replaced(self, mark: str, value: str) -> None:
-        """`value` was written over with `mark` (the redaction mark: nothing could be made of it)."""
+        """`value` was written over with `mark` (a placeholder, or the redaction mark where nothing could
+        be made of it)."""
         self.replaced.setdefault(mark, set()).add(value)
 
     def _placeholder(self, entity: str, value: str) -> str:

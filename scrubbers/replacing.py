@@ -61,6 +61,7 @@ def replace_found(text: str, found: list[Detection], ctx: ScrubContext,
         else:
             surface = (surfaces or {}).get((start, end)) or reading_of(text[start:end])
             token = ctx.placeholder(best.entity, surface)
+            ctx.note_replaced(token, text[start:end])  # as written, beside what it says (`surface`)
             ctx.remember(best.entity, surface, detected=best.score != KNOWN_SCORE)
             entities.append(best.entity)
         pieces += [text[position:start], token]
