@@ -7,7 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-from promote.errors import PromoteError
 
 
 def run(args: argparse.Namespace) -> int:

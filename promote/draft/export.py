@@ -168,15 +168,16 @@ def _find_trace(path: Path, trace_id: str, engine: Callable[[], ScrubEngine],
     matches: list[Trace] = []
     with closing(_agent_traces(path, engine, digests)) as traces, errors_scrubbed(engine):
         for trace in traces:
-            if trace.trace_id == wanted and not trace.turns:
+            named = trace.trace_id.lower()  # a hex id, or `<id>~<file name>`: any case will do
+            if named == wanted and not trace.turns:
                 where = next((s.where for s in trace.spans if s.where), str(path))
                 raise PromoteError(f"no agent turn found: trace {trace.trace_id}: {trace.no_turns_reason}",
                                    where=where, quotes_input=True,
                                    hint="see `promote traces --help` for the formats and conventions read")
-            if trace.trace_id == wanted:
+            if named == wanted:
                 return trace
             ids.append(trace.trace_id)
-            if trace.trace_id.startswith(wanted):
+            if named.startswith(wanted):
                 matches.append(trace)
     if len(matches) == 1:
         return matches[0]
