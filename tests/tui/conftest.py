@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from textual import _wait as textual_wait
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerCancelled
 
@@ -35,10 +36,19 @@ tenant:
 
 @pytest.fixture(autouse=True)
 def steady(monkeypatch, tmp_path):
-    """No cursor blinking (snapshots are taken at any moment) and no real XDG state folder."""
+    """No cursor blinking (snapshots are taken at any moment), no real XDG state folder, and Pilot's
+    wait for an idle app looks in 5 ms slots instead of 20 ms ones.
+
+    `pilot.press` and `pilot.pause` wait until the process's CPU time stands still for a slot (at least
+    three slots a key): with 20 ms slots a key costs 60 ms or more even when the app answered in 5 ms,
+    and the Tab walk of every control at 80x24 presses hundreds of keys. The test is the same: the
+    process is idle (under 5% of the slot's CPU time, as 1 ms of 20 ms was) before anything is
+    looked at."""
     monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
     monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(textual_wait, "SLEEP_GRANULARITY", 0.005)
+    monkeypatch.setattr(textual_wait, "SLEEP_IDLE", 0.00025)
 
 
 @pytest.fixture

@@ -56,6 +56,8 @@ def test_every_control_is_reached_with_tab_at_80x24(eval_repo, carryover_trace):
                         reached.add(focused)
                         if not shown(screen, focused):
                             unseen.append(focused.id or type(focused).__name__)
+                    if len(reached) == len(controls):
+                        break  # the rest of the chain (problems, timeline) is not this tab's
                 left = [w.id or type(w).__name__ for w in controls if w not in reached]
                 if left or unseen:
                     missed[tab] = {"not reached": left, "reached but not shown": unseen}
