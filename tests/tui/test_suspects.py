@@ -1,5 +1,5 @@
 """Suspects: a name the scrubber let through is marked for review, and one key on its problem redacts it
-everywhere in the case with one placeholder; saving says how many are left."""
+everywhere in the case with one placeholder; saving lists the suspects left."""
 
 from __future__ import annotations
 
@@ -23,6 +23,10 @@ def test_what_looks_personal_is_found_and_what_does_not_is_left():
     assert found("call 555 123 4567 or ping @dana.w") == [("555 123 4567", "number"), ("@dana.w", "handle")]
     assert found("In 2026 the cap is 40 hours; ask HR about PTO-CA-2026 §4.2 before December 31.") == []
     assert found("Hi <PERSON_1>, as of 2026-06-29 you have 52 hours") == []
+
+
+def notes(app) -> str:
+    return " ".join(str(notification.message) for notification in app._notifications)
 
 
 def test_one_key_redacts_a_suspect_everywhere(eval_repo, carryover_trace):
@@ -59,5 +63,15 @@ def test_one_key_redacts_a_suspect_everywhere(eval_repo, carryover_trace):
             await settle(pilot)
             saved = eval_repo / "evals" / "cases" / f"{case.id}.yaml"
             assert "Dana" not in saved.read_text(encoding="utf-8")
+            assert "suspect(s) left" not in notes(app)
+            # A surname kept beside the scrubbed given name: saved (the scrubber let it through), and the
+            # save lists it as a suspect left for review.
+            output = screen.query_one("#output-text", TextArea)
+            output.focus()
+            output.move_cursor((0, len("Hi <PERSON_1>")))
+            await pilot.press(*" Whitlock", "ctrl+s")
+            await settle(pilot)
+            assert "Whitlock" in saved.read_text(encoding="utf-8")
+            assert "1 suspect(s) left for review: 'Whitlock'" in notes(app)
 
     asyncio.run(run())
