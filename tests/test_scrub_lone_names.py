@@ -85,6 +85,16 @@ def test_names_a_dictionary_writes_in_lower_case_stay_words(text: str) -> None:
     assert _scrub(text) == text
 
 
+def test_a_person_the_model_finds_is_kept_when_no_dictionary_writes_the_word_in_lower_case() -> None:
+    """NER's single-word person at a sentence start is dropped when it is a common word ("Fetch the pods"),
+    but "Rihanna" is frequent in English only as a name: no dictionary writes it in lower case."""
+    assert "Rihanna" not in _scrub("Rihanna said she would come to the party.")
+    assert _scrub("Fetch the pods first.") == "Fetch the pods first."
+    lex = lexicon()
+    assert lex.is_word("Rihanna") and not lex.is_dictionary_word("Rihanna")
+    assert lex.is_dictionary_word("Fetch") and lex.is_dictionary_word("April")
+
+
 def test_the_same_lone_name_gets_the_same_placeholder_across_a_trace() -> None:
     ctx = engine().new_context()
     first = engine().scrub_text("Tanvir asked about the rota.", ctx)

