@@ -20,8 +20,9 @@ setup: $(STAMP)
 demo: setup
 	$(BIN)/python -m promote.demo
 
+# every core: each worker loads the model once and takes the next test as it finishes one
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
