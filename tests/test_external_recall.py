@@ -1,6 +1,6 @@
 """Recall on labelled text others wrote stays above the floors measured when the signals of issue 36 landed
-(`benchmarks/external_accuracy.py` gives the full figures): a change that loses names, addresses or phones
-on text unlike our generators fails here, and so does one that starts eating ordinary words."""
+(`benchmarks/accuracy/external_accuracy.py` gives the full figures): a change that loses names, addresses or
+phones on text unlike our generators fails here, and so does one that starts eating ordinary words."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from promote.scrubbing import engine
 
 # (set, overall recall floor, per-label floors, damage ceiling): a little under the figures measured
 FLOORS = {
-    "synth_v2": (0.96, {"PERSON": 0.945, "STREET_ADDRESS": 0.975, "PHONE_NUMBER": 0.98, "CREDIT_CARD": 0.99,
+    "synth_v2": (0.97, {"PERSON": 0.955, "STREET_ADDRESS": 0.975, "PHONE_NUMBER": 0.98, "CREDIT_CARD": 0.99,
                         "EMAIL_ADDRESS": 0.99, "US_DRIVER_LICENSE": 0.99, "IBAN_CODE": 0.99, "US_SSN": 0.99},
                  0.02),
-    "wnut17_dev": (0.60, {"PERSON": 0.60}, 0.015),
+    "wnut17_dev": (0.66, {"PERSON": 0.66}, 0.016),
 }
 
 
