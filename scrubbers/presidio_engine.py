@@ -1,12 +1,23 @@
-"""Presidio's engine as this project runs it: spaCy with only NER, artifacts worked out when read, the
-context step grouped and done in place, the registry's answers kept, the context step's token lookup by
-bisection, and a batch of texts run recognizer by recognizer. Each gives Presidio's own results
-(tests/test_scrub_gates checks them)."""
+"""Presidio's engine as this project runs it, and the one module that touches Presidio's private API.
+
+spaCy with only NER, artifacts worked out when read, the context step grouped and done in place, the
+registry's answers kept, the context step's token lookup by bisection, and a batch of texts run recognizer
+by recognizer. Each gives Presidio's own results (tests/test_scrub_gates checks them).
+
+Doing so calls and overrides names Presidio keeps private (its name-mangled `AnalyzerEngine.__…` helpers,
+`_enhance_using_context`, the spaCy engine's `_get_…` steps, the context enhancer's token lookup). Every
+one is listed in `PRIVATE_API`, with the signature this module was written against, and no other module
+may use one: `private_api_problems()` names each that an installed Presidio no longer has as listed
+(tests/test_presidio_adapter.py fails on it), so a Presidio upgrade says what to rewrite here.
+"""
 
 from __future__ import annotations
 
+import importlib.metadata
+import inspect
 from bisect import bisect_right
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import spacy
 from presidio_analyzer import AnalyzerEngine, EntityRecognizer, RecognizerRegistry, RecognizerResult
@@ -18,6 +29,85 @@ from spacy.tokens import Doc
 from scrubbers.sentences import SentenceEntities
 
 _RECOGNIZER_ID = RecognizerResult.RECOGNIZER_IDENTIFIER_KEY
+
+PRESIDIO_VERSION = "2.2.366"
+"""The presidio-analyzer release `PRIVATE_API` was read from (pyproject.toml pins the same). On an
+upgrade: run tests/test_presidio_adapter.py, rewrite what it names, then move this pin with pyproject's."""
+
+
+class PrivateName(NamedTuple):
+    """One private name of Presidio this module relies on, as `PRESIDIO_VERSION` has it."""
+
+    owner: type
+    name: str
+    parameters: tuple[str, ...]
+    """Its parameter names, in order (`self` included for a method)."""
+    use: str
+    """What this module does with it: calls it, overrides it, or mirrors it."""
+    called_in: str | None = None
+    """A method of `owner` whose source must still call it (an override is only heard if it is called)."""
+
+
+PRIVATE_API: tuple[PrivateName, ...] = (
+    PrivateName(AnalyzerEngine, "_AnalyzerEngine__add_recognizer_id_if_not_exists",
+                ("results", "recognizer"),
+                "called by GroupedAnalyzerEngine.recognize, as analyze() does", "analyze"),
+    PrivateName(AnalyzerEngine, "_AnalyzerEngine__remove_low_scores",
+                ("self", "results", "score_threshold", "recognizers"),
+                "called by GroupedAnalyzerEngine.settle, as analyze() does", "analyze"),
+    PrivateName(AnalyzerEngine, "_AnalyzerEngine__remove_decision_process", ("results",),
+                "called by GroupedAnalyzerEngine.settle, as analyze() does", "analyze"),
+    PrivateName(AnalyzerEngine, "_enhance_using_context",
+                ("self", "text", "raw_results", "nlp_artifacts", "recognizers", "context"),
+                "overridden by GroupedAnalyzerEngine (grouped context step)", "analyze"),
+    PrivateName(SpacyNlpEngine, "_doc_to_nlp_artifact", ("self", "doc", "language"),
+                "overridden by NerOnlySpacyEngine (LazyArtifacts)", "process_text"),
+    PrivateName(SpacyNlpEngine, "_get_entities", ("self", "doc"),
+                "called by NerOnlySpacyEngine.with_entities, as _doc_to_nlp_artifact does",
+                "_doc_to_nlp_artifact"),
+    PrivateName(SpacyNlpEngine, "_get_scores_for_entities", ("self", "doc"),
+                "called by NerOnlySpacyEngine.with_entities, as _doc_to_nlp_artifact does",
+                "_doc_to_nlp_artifact"),
+    PrivateName(SpacyNlpEngine, "_get_updated_entities", ("self", "entities", "scores"),
+                "called by NerOnlySpacyEngine.with_entities, as _doc_to_nlp_artifact does",
+                "_doc_to_nlp_artifact"),
+    PrivateName(LemmaContextAwareEnhancer, "_find_index_of_match_token",
+                ("word", "start", "tokens", "tokens_indices"),
+                "overridden and called by InPlaceContextEnhancer (bisection)", "_extract_surrounding_words"),
+    PrivateName(NlpArtifacts, "__init__",
+                ("self", "entities", "tokens", "tokens_indices", "lemmas", "nlp_engine", "language",
+                 "scores"),
+                "bypassed by LazyArtifacts, which sets these attributes itself"),
+    PrivateName(NlpArtifacts, "set_keywords", ("nlp_engine", "lemmas", "language"), "mirrored by Keywords"),
+)
+
+
+def private_api_problems() -> list[str]:
+    """What the installed Presidio no longer has as `PRIVATE_API` lists it, one line each (none: fine)."""
+    problems = []
+    for item in PRIVATE_API:
+        where = f"{item.owner.__module__}.{item.owner.__qualname__}.{item.name}"
+        try:
+            inspect.getattr_static(item.owner, item.name)
+        except AttributeError:
+            problems.append(f"{where} is gone; scrubbers.presidio_engine relies on it ({item.use})")
+            continue
+        parameters = tuple(inspect.signature(getattr(item.owner, item.name)).parameters)
+        if parameters != item.parameters:
+            problems.append(f"{where} takes {parameters}, scrubbers.presidio_engine was written for "
+                            f"{item.parameters} ({item.use})")
+        if item.called_in is not None:
+            short = item.name.removeprefix(f"_{item.owner.__name__}")  # a mangled name reads `self.__x`
+            caller = getattr(item.owner, item.called_in, None)
+            if caller is None or f".{short}(" not in inspect.getsource(caller):
+                problems.append(f"{where} is no longer called in {item.owner.__name__}.{item.called_in}; "
+                                f"scrubbers.presidio_engine relies on that ({item.use})")
+    return problems
+
+
+def installed_presidio() -> str:
+    """The installed presidio-analyzer release (compare with `PRESIDIO_VERSION`)."""
+    return importlib.metadata.version("presidio-analyzer")
 
 
 class NerOnlySpacyEngine(SpacyNlpEngine):
