@@ -1,5 +1,6 @@
 """Typing into the promote screen at 20 ms a key: is every key kept, and how long does the UI thread
-spend on each? A benchmark, not a test (the Pilot test is tests/tui/test_edit_loop.py).
+spend on each? A benchmark, not a test (the Pilot tests are tests/tui/test_edit_loop.py and
+tests/tui/test_typing_every_field.py).
 
     .venv/bin/python -m benchmarks.tui_bench --typing
 
