@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from promote.case.model import Case
 from promote.case.store import load_case, save_case
-from promote.case.suspects import described, find
+from promote.case.suspects import described, find, masked
 from promote.repo.pr_body import CaseForReview, pr_body, pr_title
 from tests.pr_helpers import DRAFTS, make_eval_repo
 
@@ -62,3 +62,10 @@ def test_promote_pr_prints_and_writes_the_suspects_left(tmp_path, monkeypatch, c
     assert f"\n  hr.policy_carryover_001: {LINE}\n" in out
     assert f"- [ ] {LINE}" in out.split("--- PR body ---", 1)[1]
     assert SURNAME not in out
+
+
+def test_a_word_is_masked_in_any_case_and_in_identifiers_but_not_inside_a_longer_word():
+    marks = {"Al": "[suspect 1]", "5551234567": "[suspect 2]"}
+    text = "Al's balance: ask AL, hr.al_001, al-team, call 5551234567 (not 155512345678)"
+    assert masked(text, marks) == ("[suspect 1]'s balance: ask [suspect 1], hr.[suspect 1]_001, "
+                                   "[suspect 1]-team, call [suspect 2] (not 155512345678)")

@@ -99,9 +99,11 @@ def marks(found: Iterable[Suspect]) -> dict[str, str]:
 
 
 def masked(text: str, marked: dict[str, str]) -> str:
-    """`text` with each suspect word replaced by its mark: in any case and inside longer words too (an id
-    `hr.whitlock_001` holds the name as much as a sentence does), longest words first. Fail closed: a
-    word masked too often costs a reviewer a look at the diff; one left would leave with the text."""
+    """`text` with each suspect word replaced by its mark: in any case, and as a part of an identifier
+    too (`hr.whitlock_001` holds the name as much as a sentence does: `_`, `.`, `-` end a word here), but
+    not inside a longer word (a suspect `Al` leaves `balance` as it is), longest words first. Fail
+    closed: a word masked too often costs a reviewer a look at the diff; one left would leave with the
+    text."""
     if not marked:
         return text
     by_lower = {}
@@ -109,7 +111,8 @@ def masked(text: str, marked: dict[str, str]) -> str:
         by_lower.setdefault(word.lower(), mark)
     words = sorted(by_lower, key=len, reverse=True)
     # One pass: a mark put in is never read again as text.
-    pattern = re.compile("|".join(map(re.escape, words)), re.IGNORECASE)
+    alternatives = "|".join(map(re.escape, words))
+    pattern = re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])", re.IGNORECASE)
     return pattern.sub(lambda match: by_lower[match.group().lower()], text)
 
 
