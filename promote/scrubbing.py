@@ -5,10 +5,16 @@ once however many callers scrub. A missing or bad policy or key file is a `Promo
 file (exit 2, one line). `scrubbers.load_policy` stays the one policy loader; this module only turns its
 errors into ones a user can act on. Batch workers, which need an engine per process, build theirs with
 `new_engine` from the policy and key loaded here.
+
+Two kinds of engine come out of this door: the fast one (`scrubbers.ScrubEngine`, the default) and the
+reference one (`scrubbers.reference`: the same policy steps, plain Presidio text by text, none of the speed
+machinery; for debugging, `promote scrub --engine reference`). `use_engine` chooses for this process and
+the workers it starts (through `PROMOTE_SCRUB_ENGINE`, which they inherit).
 """
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +25,18 @@ if TYPE_CHECKING:
     from scrubbers import LoadedPolicy, ScrubEngine
 
 MIN_KEY_BYTES = 16
+ENGINES = ("fast", "reference")
+"""The kinds of engine `new_engine` builds."""
+ENGINE_VARIABLE = "PROMOTE_SCRUB_ENGINE"
+"""The environment variable naming the kind (unset: fast); worker processes inherit it."""
+
+
+def use_engine(kind: str) -> None:
+    """Every engine this process and the workers it starts build from now on is of `kind`."""
+    if kind not in ENGINES:
+        raise PromoteError(f"unknown scrub engine {kind!r}", hint=f"choose one of: {', '.join(ENGINES)}")
+    os.environ[ENGINE_VARIABLE] = kind
+    _cached.cache_clear()
 
 
 def engine(policy: str | Path | None = None, key_file: str | Path | None = None) -> ScrubEngine:
@@ -58,6 +76,14 @@ def read_key(key_file: str | Path | None) -> bytes | None:
 
 def new_engine(policy: LoadedPolicy, key: bytes | None = None) -> ScrubEngine:
     """A fresh engine of its own (a batch worker process, a benchmark): not shared, not cached."""
+    kind = os.environ.get(ENGINE_VARIABLE) or "fast"
+    if kind == "reference":
+        from scrubbers.reference import ReferenceScrubEngine
+
+        return ReferenceScrubEngine(policy, key=key)
+    if kind != "fast":
+        raise PromoteError(f"unknown scrub engine {kind!r}", where=ENGINE_VARIABLE,
+                           hint=f"set it to one of: {', '.join(ENGINES)}, or unset it")
     from scrubbers import ScrubEngine
 
     return ScrubEngine(policy, key=key)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple, TypeVar
 
 import regex
-from presidio_analyzer import Pattern, PatternRecognizer, RecognizerResult
+from presidio_analyzer import EntityRecognizer, Pattern, PatternRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NerModelConfiguration, NlpArtifacts
 from presidio_analyzer.predefined_recognizers import (
     AbaRoutingRecognizer,
@@ -106,18 +106,8 @@ class Analyzer:
         self.nlp_engine.load()
         registry = SettledRegistry(supported_languages=[LANGUAGE])
         wanted = set(policy.entities)
-        for recognizer in build_recognizers(policy):  # spaCy PERSON (filtered), names, international values
+        for recognizer in policy_recognizers(policy):
             registry.add_recognizer(recognizer)
-        for entity, build in _PRESIDIO_RECOGNIZERS.items():
-            if entity in wanted:
-                registry.add_recognizer(build(policy))
-        for spec in policy.patterns:
-            if spec.entity in wanted:
-                registry.add_recognizer(
-                    PatternRecognizer(
-                        spec.entity, name=spec.name, patterns=[Pattern(spec.name, spec.regex, spec.score)]
-                    )
-                )
         gate_recognizers(registry.recognizers)
         self.engine = GroupedAnalyzerEngine(registry=registry, nlp_engine=self.nlp_engine,
                                              supported_languages=[LANGUAGE],
@@ -299,6 +289,18 @@ class Analyzer:
             score = BARE_VALUE_SCORE if group == "bare" else 1.0
             found.append(Detection(match.start(group), match.end(group), hint[0], score))
         return found
+
+
+def policy_recognizers(policy: ScrubPolicy) -> list[EntityRecognizer]:
+    """Fresh recognizers of the policy, in registry order: the project's own (spaCy's PERSON filtered,
+    names, international values), then Presidio's predefined ones and the policy's patterns it wants."""
+    wanted = set(policy.entities)
+    recognizers = list(build_recognizers(policy))
+    recognizers += [build(policy) for entity, build in _PRESIDIO_RECOGNIZERS.items() if entity in wanted]
+    recognizers += [PatternRecognizer(spec.entity, name=spec.name,
+                                      patterns=[Pattern(spec.name, spec.regex, spec.score)])
+                    for spec in policy.patterns if spec.entity in wanted]
+    return recognizers
 
 
 def _place_entities(doc: Doc, masked: Masked, spans: list[tuple[int, int, str]]) -> bool:

@@ -66,7 +66,7 @@ class ScrubEngine:
         self.policy = self.loaded_policy.policy
         self.model_name = nlp_model or os.environ.get("PROMOTE_SPACY_MODEL") or self.policy.spacy_model
         quiet_presidio_logs()
-        self.analyzer = Analyzer(self.policy, self.model_name)
+        self.analyzer = self._new_analyzer()
         self.report = ScrubReport()
         """Running totals of every call (each call also hands back its own counts: see `scrub_items`)."""
         # the current call's counts (see `_call`); the running report between calls
@@ -91,6 +91,10 @@ class ScrubEngine:
                         for field, shape in structure.fields.items()}
         self._builder = PlanBuilder(self.policy, self.analyzer)
         self._joiner = Joiner(self.analyzer.key_hint)
+
+    def _new_analyzer(self) -> Analyzer:
+        """The analyzer of this engine's policy (the reference engine builds a plain one)."""
+        return Analyzer(self.policy, self.model_name)
 
     def new_context(self) -> ScrubContext:
         """A fresh placeholder mapping and known-value list: one per trace."""

@@ -18,6 +18,11 @@ def run(args: argparse.Namespace) -> int:
     from promote.batch.workers import keep_batch_gc
     from promote.fsutil import atomic_write_text
 
+    from promote.scrubbing import use_engine
+
+    if args.engine != "fast" and args.dask:
+        raise PromoteError("--engine reference runs on this machine only", hint="drop --dask")
+    use_engine(args.engine)
     report_path = check_report_path(args.report, args.inputs) if args.report else None
     if not args.force and not args.resume:
         existing = [str(target) for _, target in plan_outputs(args.inputs, args.output)
@@ -64,4 +69,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                        help="skip inputs an interrupted run already finished")
     scrub.add_argument("--strict", action="store_true", help="stop at the first bad record")
     scrub.add_argument("--force", action="store_true", help="replace an output that is already there")
+    scrub.add_argument("--engine", choices=("fast", "reference"), default="fast",
+                       help="fast (default), or reference: plain Presidio text by text, none of the speed "
+                            "machinery, the same output (slow; for debugging)")
     scrub.set_defaults(handler=run)

@@ -1,0 +1,58 @@
+"""The reference path (`scrubbers.reference`: plain Presidio text by text, none of the speed machinery)
+and the fast engine write the same bytes for every fixture export, through the library and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+
+from promote.cli.main import main
+from scrubbers import ScrubEngine, load_policy
+from scrubbers.reference import ReferenceScrubEngine
+from tests.test_scrub_fixtures import JSONL_FILES, TRACES, _string_attributes
+
+
+@pytest.fixture(scope="module")
+def engines() -> tuple[ScrubEngine, ReferenceScrubEngine]:
+    policy = load_policy()
+    return ScrubEngine(policy), ReferenceScrubEngine(policy)
+
+
+def _scrubbed(engine: ScrubEngine, name: str) -> list:
+    text = (TRACES / name).read_text()
+    documents = [text] if name.endswith(".json") else [line for line in text.splitlines() if line.strip()]
+    attributes: list = []
+    for document in documents:
+        _string_attributes(json.loads(document), None, attributes)
+    contexts: dict = {}
+    return engine.scrub_many([(contexts.setdefault(trace, engine.new_context()), key, value["stringValue"])
+                              for trace, key, value in attributes])
+
+
+@pytest.mark.parametrize("name", JSONL_FILES)
+def test_the_fast_engine_writes_what_the_reference_path_writes(engines, name):
+    fast, reference = engines
+    expected = _scrubbed(reference, name)
+    assert _scrubbed(fast, name) == expected
+    assert any("<PERSON_1>" in value for value in expected) or "nocontent" in name  # it did scrub
+
+
+def test_the_reference_path_is_plain_presidio(engines):
+    plain = engines[1].analyzer.plain
+    assert type(plain) is AnalyzerEngine and type(plain.registry) is RecognizerRegistry
+    # no gate wraps a recognizer's own `analyze` (`scrubbers.gates`)
+    assert all(type(r).analyze.__get__(r) == r.analyze for r in plain.registry.recognizers)
+
+
+def test_promote_scrub_engine_reference_writes_the_same_bytes(tmp_path, monkeypatch):
+    monkeypatch.delenv("PROMOTE_SCRUB_ENGINE", raising=False)
+    source = TRACES / "adk2.otlp.jsonl"
+    outputs = {}
+    for kind in ("fast", "reference"):
+        outputs[kind] = tmp_path / f"{kind}.otlp.jsonl"
+        assert main(["scrub", str(source), "-o", str(outputs[kind]), "--workers", "1", "--engine", kind]) == 0
+    assert outputs["fast"].read_bytes() == outputs["reference"].read_bytes()
+    assert b"<PERSON_1>" in outputs["fast"].read_bytes()
