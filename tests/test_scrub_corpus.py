@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from benchmarks.scrub_corpus import (DEFAULT_SEED, KEEP_CATEGORIES, PHRASINGS, PII_TYPES, LabelledSpan,
-                                     LabelledString, generate_corpus, generate_trace, read_corpus,
-                                     write_corpus)
-from benchmarks.scrub_scoring import score_string
+from corpora.scrub_corpus import (DEFAULT_SEED, KEEP_CATEGORIES, PHRASINGS, PII_TYPES, LabelledSpan,
+                                  LabelledString, generate_corpus, generate_trace, read_corpus,
+                                  write_corpus)
+from corpora.scrub_scoring import score_string
 
 
 @pytest.fixture(scope="module", params=sorted(PHRASINGS))

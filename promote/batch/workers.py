@@ -27,11 +27,11 @@ def make_engine(policy: Any, key: bytes | None) -> Any:
 
 # Scrubbing allocates millions of short-lived, acyclic objects (decoded JSON, plans); with the default
 # thresholds the cyclic collector runs every 700 allocations and walks the model's large object graph
-# each time. `python -m benchmarks.scrub_profile --size-mb 30 [--gc default]`: 12.0 s with the defaults,
+# each time. `python -m benchmarks.speed.scrub_profile --size-mb 30 [--gc default]`: 12.0 s with the defaults,
 # 9.5 s with 100,000 (freezing the model out of collections on top gained nothing more, and kept reloaded
 # models alive). Objects still grow on balance while the caches fill, and each collection walks them:
 # `scrub_profile --size-mb 100 --gc-young 100000`, 0.57 s of collections in the run; with a million, 0.26 s,
-# for 8 MB more at peak (`benchmarks/README.md`, "Speed, twelfth round").
+# for 8 MB more at peak (`docs/perf-history.md`, "Speed, twelfth round").
 GC_THRESHOLDS = (1_000_000, 50, 50)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from corpora.planting import VALUES, leaked, output_text, scrub_all
 from promote.draft import DraftOptions, draft_from_export
 from promote.draft.export import draft_text
 from promote.errors import PromoteError
@@ -24,7 +25,6 @@ from promote.ingest import Record, open_export, write_export
 from promote.listing import list_traces
 from promote.source import scrub_trace
 from tests.conftest import TRACES
-from tests.hostile.planting import VALUES, leaked, output_text, scrub_all
 
 SOURCE = TRACES / "adk2.otlp.jsonl"
 TRACE = "6ba1f49a4e0b98a257a16cb62edefd94"

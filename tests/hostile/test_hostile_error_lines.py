@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from corpora.planting import VALUES, leaked, spans_of
 from promote.cli.main import main
 from tests.conftest import ROOT, TRACES
-from tests.hostile.planting import VALUES, leaked, spans_of
 
 PLANTED = {"name": VALUES["name"], "email": VALUES["email"]}
 CASE = ROOT / "fixtures" / "cases" / "golden" / "hr.policy_carryover_004.yaml"

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from corpora.planting import DISGUISES, VALUES, leaked, output_text, scrub_all
+from corpora.planting_records import plant_every_record_field
 from tests.conftest import TRACES
-from tests.hostile.planting import DISGUISES, VALUES, leaked, output_text, scrub_all
-from tests.hostile.planting_records import plant_every_record_field
 
 EXPORTS = ["adk2.otlp.pb", "adk2-default.otlp.pb", "adk2.console.log"]
 CARRIERS = {"name": f"Ticket opened by {VALUES['name']} today", "ssn": DISGUISES["base64"](VALUES["ssn"])}

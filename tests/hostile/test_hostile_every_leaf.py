@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from corpora.planting import DISGUISES, VALUES, leaked, output_text, plant_every_string_path, scrub_all
 from promote.batch.run import ScrubOptions, scrub_exports
 from tests.conftest import TRACES
-from tests.hostile.planting import DISGUISES, VALUES, leaked, output_text, plant_every_string_path, scrub_all
 
 PRODUCERS = TRACES / "producers"
 EXPORTS = ["langfuse-native.carryover.json", "langfuse-native.tool_error.json",

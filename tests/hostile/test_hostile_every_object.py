@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from corpora.planting import VALUES, leaked, output_text, plant_every_object_path, scrub_all
 from promote.batch.run import ScrubOptions, scrub_exports
 from tests.conftest import TRACES
-from tests.hostile.planting import VALUES, leaked, output_text, plant_every_object_path, scrub_all
 
 SSN_NUMBER = 512447723
 MEMBERS = {"name key": (VALUES["name"], "x"), "ssn number": ("ssn", SSN_NUMBER)}

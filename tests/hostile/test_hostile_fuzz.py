@@ -9,55 +9,17 @@ from __future__ import annotations
 import base64
 import itertools
 import json
-from collections.abc import Callable
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from corpora.planting import (DISGUISES, MORE_VALUES, PERSONAL_PART, PLACES, VALUES, add_attribute, leaked,
+                              spans_of)
 from promote.batch.blocks import BlockJob, scrub_block
-from promote.ingest import Record, iter_spans
+from promote.ingest import Record
 from tests.conftest import TRACES
-from tests.hostile.planting import DISGUISES, MORE_VALUES, PERSONAL_PART, VALUES, leaked, spans_of
 
 LINE = (TRACES / "adk2.otlp.jsonl").read_text().splitlines()[0]
-
-
-def _attr(span: dict, key: str, value: dict) -> None:
-    span.setdefault("attributes", []).append({"key": key, "value": value})
-
-
-PLACES: dict[str, Callable[[dict, dict, str], None]] = {
-    "span name": lambda doc, span, text: span.update(name=text),
-    "event name": lambda doc, span, text: span.setdefault("events", []).append({"name": text}),
-    "attribute": lambda doc, span, text: _attr(span, "note", {"stringValue": text}),
-    "bare attribute value": lambda doc, span, text: _attr(span, "note", text),
-    "kvlist value": lambda doc, span, text: _attr(span, "meta", {"kvlistValue": {"values": [
-        {"key": "owner", "value": {"stringValue": text}}]}}),
-    "array value": lambda doc, span, text: _attr(span, "tags",
-                                                 {"arrayValue": {"values": [{"stringValue": text}]}}),
-    "bytesValue": lambda doc, span, text: _attr(span, "blob",
-                                                {"bytesValue": base64.b64encode(text.encode()).decode()}),
-    "resource attribute": lambda doc, span, text: doc["resourceSpans"][0]["resource"]["attributes"].append(
-        {"key": "host.name", "value": {"stringValue": text}}),
-    "link attribute": lambda doc, span, text: span.setdefault("links", []).append(
-        {"traceId": span["traceId"], "spanId": span["spanId"],
-         "attributes": [{"key": "n", "value": {"stringValue": text}}]}),
-    "traceState": lambda doc, span, text: span.update(traceState=text),
-    "unknown field": lambda doc, span, text: span.update(comment=text),
-    "status message": lambda doc, span, text: span.update(status={"code": 2, "message": text}),
-    "tool result JSON": lambda doc, span, text: _attr(span, "gen_ai.tool.call.result",
-                                                      {"stringValue": json.dumps({"note": text})}),
-    "JSON inside a JSON string": lambda doc, span, text: _attr(
-        span, "gen_ai.tool.call.result",
-        {"stringValue": json.dumps({"payload": json.dumps({"note": text})})}),
-    # JSON text written as a JSON string (`"{\"note\": \"…\"}"`): a bare name in escaped quotes leaked
-    "escaped JSON text": lambda doc, span, text: _attr(
-        span, "note", {"stringValue": json.dumps(json.dumps({"note": text}))}),
-    "Python repr": lambda doc, span, text: _attr(span, "output.value", {"stringValue": str({"note": text})}),
-    "URL query": lambda doc, span, text: _attr(span, "http.url",
-                                               {"stringValue": "https://api.example.com/v1/find?q=" + text}),
-}
 
 
 def _scrub(engine, doc: dict) -> bytes:
@@ -119,19 +81,19 @@ def _plant_and_check(engine, kind: str, disguise: str, place: str, span_index: i
 
 def _split_attributes(span: dict, shape: str, first: str, second: str) -> None:
     if shape == "OTel GenAI parts":
-        _attr(span, "gen_ai.input.messages", {"stringValue": json.dumps([{"role": "user", "parts": [
+        add_attribute(span, "gen_ai.input.messages", {"stringValue": json.dumps([{"role": "user", "parts": [
             {"type": "text", "content": first}, {"type": "text", "content": second}]}])})
     elif shape == "ADK Content parts":
-        _attr(span, "gcp.vertex.agent.llm_request", {"stringValue": json.dumps({"contents": [
+        add_attribute(span, "gcp.vertex.agent.llm_request", {"stringValue": json.dumps({"contents": [
             {"role": "user", "parts": [{"text": first}, {"text": second}]}]})})
     elif shape == "OpenInference flattened contents":
         stem = "llm.input_messages.0.message.contents"
         for number, text in enumerate((first, second)):
-            _attr(span, f"{stem}.{number}.message_content.text", {"stringValue": text})
-            _attr(span, f"{stem}.{number}.message_content.type", {"stringValue": "text"})
+            add_attribute(span, f"{stem}.{number}.message_content.text", {"stringValue": text})
+            add_attribute(span, f"{stem}.{number}.message_content.type", {"stringValue": "text"})
     else:  # adjacent fields of one object in a tool result
         result = json.dumps({"contact": {"line1": first, "line2": second}})
-        _attr(span, "gen_ai.tool.call.result", {"stringValue": result})
+        add_attribute(span, "gen_ai.tool.call.result", {"stringValue": result})
 
 
 SPLIT_SHAPES = ("OTel GenAI parts", "ADK Content parts", "OpenInference flattened contents",

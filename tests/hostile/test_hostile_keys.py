@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from corpora.planting import leaked, output_text, spans_of, string
 from promote.batch.run import ScrubOptions, scrub_exports
 from promote.ingest import Record, open_export, write_export
 from tests.conftest import TRACES
-from tests.hostile.planting import leaked, output_text, spans_of, string
 
 API_KEY = "sk-proj-4f9a8b7c6d5e4f3a2b1cXyZ"
 PERSONAL_KEYS = [API_KEY, "gregory.hallman", "gregory_hallman", "elena.vasquez", "ssn_512447723",

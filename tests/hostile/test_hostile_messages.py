@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from corpora.planting import VALUES, leaked, spans_of
 from promote import scrubbing
 from promote.listing import list_traces
 from promote.scrub_trace import scrub_messages
 from promote.source import scrub_trace
 from tests.conftest import TRACES
-from tests.hostile.planting import VALUES, leaked, spans_of
 
 
 def _planted(tmp_path: Path) -> Path:

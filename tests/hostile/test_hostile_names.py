@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from corpora.planting import leaked, output_text, scrub_all
 from promote.draft import DraftOptions, draft_from_export
 from promote.draft.export import draft_text
 from promote.ingest import Record, open_export, write_export
 from promote.listing import list_traces
 from promote.source import scrub_trace
-from tests.hostile.planting import leaked, output_text, scrub_all
 from tests.hostile.test_hostile_disguises import SOURCE, TRACE, _plant, write_planted
 
 ROWS = {

@@ -13,10 +13,10 @@ import json
 
 import pytest
 
+from corpora.planting import VALUES, leaked, spans_of
 from promote.batch.blocks import BlockJob, scrub_block
 from promote.ingest import Record
 from tests.conftest import TRACES
-from tests.hostile.planting import VALUES, leaked, spans_of
 
 LINE = (TRACES / "adk2.otlp.jsonl").read_text().splitlines()[0]
 UNREAD = "zyxo qwvern"  # nothing recognises it: only its place says it is no time

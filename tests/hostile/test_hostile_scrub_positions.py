@@ -20,11 +20,11 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from google.protobuf.internal.encoder import _VarintBytes
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 
+from corpora import planting
+from corpora.planting import DIGITS, DISGUISES, VALUES, leaked, output_text, prose, spans_of, string
 from promote.batch.run import ScrubOptions, scrub_exports
 from promote.ingest import Record, iter_spans, open_export, write_export
 from tests.conftest import TRACES
-from tests.hostile import planting
-from tests.hostile.planting import DIGITS, DISGUISES, VALUES, leaked, output_text, prose, spans_of, string
 
 KINDS = list(VALUES)
 Plant = Callable[[dict, dict, str, int], None]  # (request, span, kind, n)

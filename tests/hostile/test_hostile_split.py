@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from corpora.planting import VALUES, leaked, output_text
 from promote.batch.run import ScrubOptions, scrub_exports
 from promote.draft import DraftOptions, draft_from_export
 from promote.draft.export import draft_text
@@ -24,7 +25,6 @@ from promote.ingest import iter_spans
 from promote.listing import list_traces
 from promote.source import scrub_trace
 from tests.conftest import TRACES
-from tests.hostile.planting import VALUES, leaked, output_text
 
 PHRASE = "If I do not use all my PTO this year"
 FIXTURES = {"adk2 (OTel GenAI parts)": "adk2.otlp.jsonl", "adk1 (ADK Content parts)": "adk1.otlp.jsonl",

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.hostile.planting import VALUES, leaked
+from corpora.planting import VALUES, leaked
 
 ROWS = {
     "a result shaped like a schema node": {"type": "object", "title": VALUES["name"],

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import queue
 
+from corpora.planting import VALUES, leaked, spans_of
 from tests.conftest import TRACES
-from tests.hostile.planting import VALUES, leaked, spans_of
 from tui.loader import serve
 from tui.pipe import LoadFailed
 

@@ -5,7 +5,7 @@ which of them are structure is the scrub policy's call, not this module's.
 
 Each step appends its slots to one list (`Slots`) instead of yielding them: a 100 MB export has a
 million slots, and a generator chain four levels deep resumed every level for each of them
-(`benchmarks/README.md`, "Speed, thirteenth round").
+(`docs/perf-history.md`, "Speed, thirteenth round").
 """
 
 from __future__ import annotations

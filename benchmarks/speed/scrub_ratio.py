@@ -1,12 +1,13 @@
 """The speed goal of issues 11 and 12, measured so that a shared machine's drift does not decide it.
 
-`promote scrub --workers 1` (b) against the NER floor (d) of `benchmarks/scrub_bench` (the same two
+`promote scrub --workers 1` (b) against the NER floor (d) of `benchmarks/speed/scrub_bench` (the same two
 children), run alternately `--repeat` times on the same generated export. This host's speed drifts by
 10-20 % over minutes (one `scrub_bench` run gave 1.76x, the next 1.97x), and `scrub_bench` runs (b), (c)
 and (d) one after the other, so a slow spell during one of them moves the ratio. Here each (b) runs next
 to a (d): the table gives every pair's ratio, and the ratio of the fastest (b) to the fastest (d).
 
-    .venv/bin/python -m benchmarks.scrub_ratio --size-mb 100 --repeat 3 --json benchmarks/out/scrub_ratio.json
+    .venv/bin/python -m benchmarks.speed.scrub_ratio --size-mb 100 --repeat 3 \
+        --json benchmarks/out/scrub_ratio.json
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import sys
 from pathlib import Path
 
 from benchmarks.gen_exports import DEFAULT_SEED, generate
-from benchmarks.scrub_bench import OUT, PYTHON, measure
+from benchmarks.speed.scrub_bench import OUT, PYTHON, measure
 
 GOAL = 1.5
 
@@ -30,7 +31,7 @@ def pair(path: str, label: str) -> tuple[float, float, float, float]:
     scrub = measure([str(Path(PYTHON).parent / "promote"), "scrub", path, "-o", str(target), "--workers", "1",
                      "--force"], f"ratio.{label}.scrub1")
     target.unlink(missing_ok=True)
-    floor = measure([PYTHON, "-m", "benchmarks.scrub_bench", "--child", "floor", path],
+    floor = measure([PYTHON, "-m", "benchmarks.speed.scrub_bench", "--child", "floor", path],
                     f"ratio.{label}.floor")
     return scrub["wall_seconds"], floor["wall_seconds"], scrub["cpu_seconds"], floor["cpu_seconds"]
 

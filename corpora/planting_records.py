@@ -13,8 +13,8 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from corpora.planting import string_paths
 from promote.ingest import Record, open_export, write_export
-from tests.hostile.planting import string_paths
 
 _STRING, _BYTES = FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES
 _MESSAGE = FieldDescriptor.TYPE_MESSAGE

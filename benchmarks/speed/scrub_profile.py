@@ -1,8 +1,8 @@
 """Where `promote scrub --workers 1` spends its time, by phase, on one generated ADK-shaped export.
 
-    .venv/bin/python -m benchmarks.scrub_profile --size-mb 30                 # phases, collector tuned
-    .venv/bin/python -m benchmarks.scrub_profile --size-mb 30 --gc default    # Python's default collector
-    .venv/bin/python -m benchmarks.scrub_profile --size-mb 10 --overhead 8    # everything but the analysis
+    .venv/bin/python -m benchmarks.speed.scrub_profile --size-mb 30              # phases, collector tuned
+    .venv/bin/python -m benchmarks.speed.scrub_profile --size-mb 30 --gc default # Python's default collector
+    .venv/bin/python -m benchmarks.speed.scrub_profile --size-mb 10 --overhead 8 # all but the analysis
 
 Each phase is timed by wrapping the engine method that does it (inclusive wall time, in this process):
 NER (spaCy `nlp.pipe`, sentence by sentence on the masked texts: `scrubbers.sentences`; with tokenising
@@ -17,7 +17,7 @@ threshold instead of the tuned one. The collector's own time is reported beside 
 them): its collections during the run, and the one the next allocation starts after the run, when
 `batch_gc` has put this process's defaults back (the command keeps the run's settings and has none).
 
-    .venv/bin/python -m benchmarks.scrub_profile --size-mb 100 --gc-young 100000   # the old threshold
+    .venv/bin/python -m benchmarks.speed.scrub_profile --size-mb 100 --gc-young 100000   # the old threshold
 
 It also counts the sentences NER runs (and their characters) and the texts whose masked reading reached
 past a stand-in, which NER reads again as written. `--policy FILE` scrubs with another policy: one with

@@ -9,7 +9,7 @@ peak RSS of:
 Memory is measured again on a quarter-size file: listing must not grow with the file. Times are CPU
 seconds (the machine is shared, so wall time says more about the neighbours than about the code).
 
-    .venv/bin/python benchmarks/ingest_bench.py --size-mb 200
+    .venv/bin/python benchmarks/speed/ingest_bench.py --size-mb 200
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "traces"
 DATA = ROOT / "benchmarks" / "data"
 SOURCES = ("adk2.otlp.jsonl", "adk1.otlp.jsonl", "openinference.otlp.jsonl")

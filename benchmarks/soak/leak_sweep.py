@@ -4,9 +4,9 @@
 The grid is the hostile fuzz test's (`tests/hostile/test_hostile_fuzz.py`: 15 values x 8 disguises x 17
 places, on two spans, each in a sentence); `make test` sweeps it through the batch scrubber, this sweeps it
 through the two commands that rebuild turns. A leak is a planted value, or its disguised carrier, found
-in the output in any form (`tests/hostile/planting.leaked`).
+in the output in any form (`corpora/planting.leaked`).
 
-    .venv/bin/python -m benchmarks.leak_sweep [--only traces|draft]
+    .venv/bin/python -m benchmarks.soak.leak_sweep [--only traces|draft]
 """
 
 from __future__ import annotations
@@ -19,15 +19,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from corpora.planting import DISGUISES, MORE_VALUES, PERSONAL_PART, PLACES, VALUES, leaked, spans_of
 from promote import scrubbing
 from promote.draft import DraftOptions, draft_from_export
 from promote.draft.export import draft_text
 from promote.errors import PromoteError
 from promote.listing import list_traces
 from promote.source import scrub_trace
-from tests.conftest import TRACES
-from tests.hostile.planting import DISGUISES, MORE_VALUES, PERSONAL_PART, VALUES, leaked, spans_of
-from tests.hostile.test_hostile_fuzz import PLACES
+
+TRACES = Path(__file__).resolve().parents[2] / "fixtures" / "traces"
 
 
 def _traces_text(path: Path, engine, trace_id: str) -> str:

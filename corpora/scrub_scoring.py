@@ -28,7 +28,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from benchmarks.scrub_corpus import LabelledSpan, LabelledString
+from corpora.scrub_corpus import LabelledSpan, LabelledString
 
 # JSON/repr escapes (`\n`, `\"`, `\u00a7`) are tokens of their own, so "\nPayroll" is not one word.
 _TOKEN = re.compile(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)|\w+|\s+|[^\w\s]", re.DOTALL)

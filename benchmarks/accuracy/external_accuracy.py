@@ -1,6 +1,7 @@
 """Recall and damage on labelled text others wrote (`corpora/data/`), our engine beside default Presidio.
 
-    .venv/bin/python -m benchmarks.external_accuracy [--set synth_v2 --set wnut17_dev] [--no-presidio]
+    .venv/bin/python -m benchmarks.accuracy.external_accuracy [--set synth_v2 --set wnut17_dev] \
+        [--no-presidio]
 
 Our engine scrubs every text as the batch command does (one trace each, `scrub_many`); "default Presidio"
 is `AnalyzerEngine` with the same spaCy model and `AnonymizerEngine`'s defaults, in the same run. The

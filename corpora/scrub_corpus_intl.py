@@ -1,7 +1,7 @@
 """The generic international set: support chats, banking, travel and IT tickets written by and about
 people of 27 Faker locales, with every planted personal value and every value that must stay labelled.
 
-    .venv/bin/python -m benchmarks.scrub_accuracy --set intl [--phrasing heldout] [--seed N]
+    .venv/bin/python -m benchmarks.accuracy.scrub_accuracy --set intl [--phrasing heldout] [--seed N]
 
 Main and held-out phrasing share the value generators but not one template: the held-out family is
 written as e-mails, CRM notes and form dumps instead of chat. Tune on main with the default seed only.
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 
-from benchmarks import scrub_corpus_faker as fk
-from benchmarks.scrub_corpus import LabelledTrace, assemble_trace
-from benchmarks.scrub_corpus_text import Seg, fmt, join, keep, pii, render_json, render_text
+from corpora import scrub_corpus_faker as fk
+from corpora.scrub_corpus import LabelledTrace, assemble_trace
+from corpora.scrub_corpus_text import Seg, fmt, join, keep, pii, render_json, render_text
 
 DEFAULT_SEED = 20261201
 PII_TYPES = ("PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "STREET_ADDRESS",

@@ -5,7 +5,7 @@ value and of every value a golden case must keep.
 Deterministic: trace `i` of seed `s` depends only on `(s, i)`, so a 20-trace corpus is the prefix of
 the 300-trace one. Regenerate with:
 
-    .venv/bin/python -m benchmarks.scrub_corpus --traces 300 -o benchmarks/data/scrub_corpus.jsonl
+    .venv/bin/python -m corpora.scrub_corpus --traces 300 -o benchmarks/data/scrub_corpus.jsonl
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from benchmarks import scrub_corpus_values as v
-from benchmarks.scrub_corpus_text import Seg, Text, Tree, fmt, join, keep, pii, render_json, render_text
+from corpora import scrub_corpus_values as v
+from corpora.scrub_corpus_text import Seg, Text, Tree, fmt, join, keep, pii, render_json, render_text
 
 DEFAULT_SEED = 20260629
-DEFAULT_PATH = Path(__file__).parent / "data" / "scrub_corpus.jsonl"
+# generated, not tracked: under benchmarks/data/ (git-ignored) with the other generated inputs
+DEFAULT_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "scrub_corpus.jsonl"
 
 PII_TYPES = ("PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "US_SSN", "CREDIT_CARD", "US_BANK_NUMBER",
              "ROUTING_NUMBER", "STREET_ADDRESS", "DATE_OF_BIRTH", "EMPLOYEE_ID", "SECRET", "IP_ADDRESS")

@@ -6,7 +6,7 @@ answering False), alternating and keeping the fastest of `--repeat` runs each, a
 loads the model and fills the caches. The difference is the check's cost; both outputs are compared
 (the check must not have redacted anything on clean generated data that the rules had not).
 
-    .venv/bin/python -m benchmarks.scrub_output_check --sizes 10,100
+    .venv/bin/python -m benchmarks.speed.scrub_output_check --sizes 10,100
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ agent (file paths, stack traces), as span attributes, with keep labels for what 
 labels, words NER takes for names, tool / model / product names, software resource attributes
 (`service.*`, `k8s.*`, Monocle `entity.N.name`), cities and airports, media types, path tails, versions.
 
-    .venv/bin/python -m benchmarks.scrub_accuracy --set agents [--phrasing heldout] [--seed N]
+    .venv/bin/python -m benchmarks.accuracy.scrub_accuracy --set agents [--phrasing heldout] [--seed N]
 
 The held-out family words every message, listing and trace differently (and uses other keep values).
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 import unicodedata
 
-from benchmarks import scrub_corpus_faker as fk
-from benchmarks.scrub_corpus import LabelledTrace, assemble_trace
-from benchmarks.scrub_corpus_text import Seg, fmt, keep, pii, render_json, render_text
+from corpora import scrub_corpus_faker as fk
+from corpora.scrub_corpus import LabelledTrace, assemble_trace
+from corpora.scrub_corpus_text import Seg, fmt, keep, pii, render_json, render_text
 
 DEFAULT_SEED = 20261202
 PII_TYPES = ("PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "USER_NAME", "IP_ADDRESS")

@@ -4,19 +4,19 @@
 For each export (every producer's under `fixtures/traces/producers/`, and ADK's Tempo, OTLP JSON and
 Jaeger exports), each distinct key path of a string (list indices folded) in its first documents gets
 (and in the protobuf and console exports, every string and bytes field of every message present, set or
-not: `tests/hostile/planting_records`),
+not: `corpora/planting_records`),
 one at a time, a sentence with a made-up person's name, that person's e-mail in a sentence, their SSN in
 base64 and their phone as a fake placeholder. All planted copies are scrubbed in one run; a leak is the
-value, or its carrier, left in the output in any form (`tests/hostile/planting.leaked`).
+value, or its carrier, left in the output in any form (`corpora/planting.leaked`).
 `tests/hostile/test_hostile_every_leaf.py` runs the Langfuse and kagent part of this in `make test`,
 `tests/hostile/test_hostile_every_field.py` the protobuf and console part (with two of the carriers).
 
 `--objects` adds, to each distinct JSON object of the JSON exports (OTLP JSON lines of ADK 1.x and
 OpenInference too), a member whose key is one of the planted values (every kind and script of
-`tests/hostile/planting`) or whose value is a planted number under a personal key (about 6 minutes more);
+`corpora/planting`) or whose value is a planted number under a personal key (about 6 minutes more);
 `tests/hostile/test_hostile_every_object.py` runs two of those members in `make test`.
 
-    .venv/bin/python -m benchmarks.leaf_sweep [--objects]
+    .venv/bin/python -m benchmarks.soak.leaf_sweep [--objects]
 """
 
 from __future__ import annotations
@@ -26,11 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from corpora.planting import (DIGITS, DISGUISES, MORE_VALUES, PERSONAL_PART, VALUES, leaked,
+                              output_text, plant_every_object_path, plant_every_string_path)
+from corpora.planting_records import plant_every_record_field
 from promote.batch.run import ScrubOptions, scrub_exports
-from tests.conftest import TRACES
-from tests.hostile.planting import (DIGITS, DISGUISES, MORE_VALUES, PERSONAL_PART, VALUES, leaked,
-                                    output_text, plant_every_object_path, plant_every_string_path)
-from tests.hostile.planting_records import plant_every_record_field
+
+TRACES = Path(__file__).resolve().parents[2] / "fixtures" / "traces"
 
 CARRIERS = {
     "name": f"Ticket opened by {VALUES['name']} today",

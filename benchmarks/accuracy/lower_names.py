@@ -2,7 +2,7 @@
 (a check of its damage, not a test): the README of every installed package (`METADATA` of the venv's
 dist-infos: English technical prose, with author and contributor lists), lower-cased.
 
-    .venv/bin/python -m benchmarks.lower_names
+    .venv/bin/python -m benchmarks.accuracy.lower_names
 
 Prints the words read, the pairs found and each distinct pair, for a reader to judge: a person's name
 (authors, maintainers, thanks) or damage.
