@@ -14,27 +14,12 @@ import os
 import signal
 import sys
 import threading
-from typing import Callable, Sequence
+from typing import Sequence
 
 from promote.errors import PromoteError
 
-Handler = Callable[[argparse.Namespace], int]
-
 # One module per subcommand under promote/cli/, each with `add_parser(commands)`; the order is --help's.
 COMMANDS = ("traces", "draft", "validate", "scrub", "tui", "pr", "compile", "check")
-NOT_YET = {
-    "tui": "the terminal UI",
-    "pr": "commit cases on a branch of the eval repo and open a PR",
-    "compile": "write each routed backend's artifact",
-    "check": "score agent traces against golden cases",
-}
-
-
-def _not_yet(name: str) -> Handler:
-    def handler(_: argparse.Namespace) -> int:
-        raise PromoteError(f"promote {name} is not yet available in this version")
-
-    return handler
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,16 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"promote.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"promote.cli.{name}":
-                raise
-            sub = commands.add_parser(name, help=f"{NOT_YET[name]} (not yet available)")
-            sub.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
-            sub.set_defaults(handler=_not_yet(name))
-            continue
-        module.add_parser(commands)
+        importlib.import_module(f"promote.cli.{name}").add_parser(commands)
     return parser
 
 
