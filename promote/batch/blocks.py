@@ -38,7 +38,7 @@ class BlockJob:
     path: str
     """The input export, for messages."""
     format: str
-    """The export's format (see promote.ingest.reader.FORMATS)."""
+    """The export's format (see promote.ingest.sniff.FORMATS)."""
     framing: str
     """lines, values or length-prefixed."""
     part_compression: str | None

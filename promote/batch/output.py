@@ -10,7 +10,7 @@ from pathlib import Path
 
 from promote.errors import PromoteError
 from promote.fsutil import TargetFile, atomic_write_text, remove_stale_partials, write_error
-from promote.ingest.containers import CompressedWriter
+from promote.ingest.compression import CompressedWriter
 
 RESUME_LOG = ".promote-scrub-done.json"
 

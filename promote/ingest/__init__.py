@@ -8,8 +8,10 @@ the export back in its own format and compression.
 """
 
 from promote.ingest.formats.base import Record, StringSlot
-from promote.ingest.reader import COMPRESSIONS, FORMATS, NOTHING_FOUND, Export, open_export, write_export
+from promote.ingest.reader import Export, open_export
+from promote.ingest.sniff import COMPRESSIONS, FORMATS, NOTHING_FOUND
 from promote.ingest.window import iter_record_spans, iter_spans
+from promote.ingest.writer import write_export
 from promote.trace_model import Skipped
 
 __all__ = [

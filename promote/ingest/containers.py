@@ -22,34 +22,7 @@ from typing import Any, BinaryIO
 import zstandard
 
 from promote.errors import PromoteError
-from promote.ingest.compression import (
-    READ_ERRORS,
-    CompressedWriter,
-    TruncatedInput,
-    decompressed,
-    sniff_compression,
-)
-
-# Re-exported: the readers and the batch writer import these from here, where they lived first.
-__all__ = [
-    "MAX_MESSAGE",
-    "MAX_RECORD",
-    "READ_ERRORS",
-    "Broken",
-    "CompressedWriter",
-    "Frame",
-    "Replay",
-    "Tail",
-    "TruncatedInput",
-    "decompressed",
-    "framed",
-    "iter_length_prefixed",
-    "iter_lines",
-    "iter_values",
-    "open_source",
-    "read_head",
-    "sniff_compression",
-]
+from promote.ingest.compression import READ_ERRORS
 
 MAX_MESSAGE = 1 << 30
 """Largest length prefix taken as real (1 GiB); anything bigger means the file is not length-prefixed."""

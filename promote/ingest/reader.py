@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import BinaryIO
 
 from promote.errors import PromoteError
+from promote.ingest.compression import decompressed
 from promote.ingest.containers import (
     Broken,
     Frame,
     Replay,
     Tail,
-    decompressed,
     iter_length_prefixed,
     iter_lines,
     iter_values,
@@ -29,26 +29,9 @@ from promote.ingest.containers import (
 from promote.ingest.formats import CODECS
 from promote.ingest.formats.base import Path as SlotPath
 from promote.ingest.formats.base import Record, StringSlot, place
-from promote.ingest.sniff import COMPRESSIONS, FORMATS, NOTHING_FOUND, sniff
-from promote.ingest.sources import Digesting, Recording, as_regular_file, file_sha256, is_stream
-from promote.ingest.writer import write_export
+from promote.ingest.sniff import sniff
+from promote.ingest.sources import Digesting, Recording, file_sha256, is_stream
 from promote.trace_model import Skipped, Span
-
-# Re-exported: callers have imported these from here since before the sniffing, sources and writing
-# moved to their own modules.
-__all__ = [
-    "COMPRESSIONS",
-    "FORMATS",
-    "MAX_DEPTH",
-    "NOTHING_FOUND",
-    "Export",
-    "RecordCodec",
-    "as_regular_file",
-    "is_stream",
-    "object_members",
-    "open_export",
-    "write_export",
-]
 
 MAX_DEPTH = 64
 """Deepest nesting read in a record (OTLP's own nesting is under 15 levels; an AnyValue kvlist may add

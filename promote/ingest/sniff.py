@@ -13,14 +13,13 @@ import struct
 from typing import BinaryIO
 
 from promote.errors import PromoteError
+from promote.ingest.compression import decompressed, sniff_compression
 from promote.ingest.containers import (
     MAX_MESSAGE,
     Frame,
     Replay,
-    decompressed,
     iter_length_prefixed,
     read_head,
-    sniff_compression,
 )
 from promote.ingest.formats.otlp_proto import looks_like_request
 from promote.trace_formats import FORMAT_NAMES

@@ -9,7 +9,8 @@ from typing import BinaryIO
 
 import zstandard
 
-from promote.ingest.containers import CompressedWriter, framed
+from promote.ingest.compression import CompressedWriter
+from promote.ingest.containers import framed
 from promote.ingest.formats.base import Record
 from promote.ingest.sniff import COMPRESSIONS, FORMATS
 

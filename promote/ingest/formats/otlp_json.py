@@ -34,9 +34,6 @@ from promote.ingest.formats.otlp_json_request import (
 from promote.ingest.formats.otlp_json_slots import request_slots
 from promote.trace_model import Skipped, Span
 
-# KINDS and STATUS_CODES are re-exported: they were imported from here before the request module held them.
-__all__ = ["KINDS", "STATUS_CODES", "OtlpJsonCodec"]
-
 
 class OtlpJsonCodec(JsonCodec):
     """OTLP JSON requests (also Tempo `batches` and bare ResourceSpans lines)."""
