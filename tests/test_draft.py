@@ -359,7 +359,7 @@ def test_promoted_by_falls_back_to_git_then_login(export: Path, tmp_path: Path, 
 def test_handles_are_suggested_by_distinctive_words_in_any_domain() -> None:
     from promote.case.model import Entity
     from promote.draft.entities import suggest_handles
-    from promote.repo.eval_repo import Catalog
+    from promote.eval_repo import Catalog
 
     # an IT-ops catalog: "cluster" is in every entry, so it tells them apart from nothing
     catalog = Catalog(path=None, entities=[

@@ -11,7 +11,7 @@ from promote.case.model import ScrubInfo
 from promote.draft import DraftOptions, draft_case, gather_inputs
 from promote.ingest.sources import file_sha256
 from promote.errors import PromoteError
-from promote.repo.eval_repo import EvalRepo, RepoConfig
+from promote.eval_repo import EvalRepo, RepoConfig
 from promote.trace_model import ToolCall, Trace, Turn
 from tests.conftest import HR_REPO
 

@@ -13,7 +13,7 @@ from promote.case.problems import Problem
 from promote.case.store import (CaseRefused, LoadedCase, SavedCase, load_case, raw_value_fields, render_case,
                                  save_case)
 from promote.case.validate import validate_case
-from promote.repo.eval_repo import EvalRepo
+from promote.eval_repo import EvalRepo
 from promote.scrubbing import engine
 
 __all__ = ["CaseRefused", "EvalRepo", "LoadedCase", "Problem", "SavedCase", "engine", "live_problems",

@@ -15,20 +15,19 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from promote.batch.blocks import BlockJob, BlockResult, KnownValues, cut_blocks
 from promote.batch.output import OutputAssembler, ResumeLog, plan_outputs
 from promote.batch.workers import LocalPool, batch_gc, make_engine
 from promote.errors import PromoteError
 from promote.ingest import NOTHING_FOUND, open_export
+from promote.models import Model
 from promote.trace_model import Skipped
 
 
-class ScrubOptions(BaseModel):
+class ScrubOptions(Model):
     """How to run a batch scrub."""
-
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
     """Worker processes (default: all cores); 1 scrubs in this process."""
@@ -48,10 +47,9 @@ class ScrubOptions(BaseModel):
     """Stop at the first bad record instead of redacting it whole."""
 
 
-class FileSummary(BaseModel):
+class FileSummary(Model):
     """What one input became."""
 
-    model_config = ConfigDict(extra="forbid")
     input: str
     output: str
     format: str
@@ -61,10 +59,9 @@ class FileSummary(BaseModel):
     resumed: bool = False
 
 
-class ScrubRunReport(BaseModel):
+class ScrubRunReport(Model):
     """`--report FILE`: counts and speed; never a value."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
     files: list[FileSummary] = Field(default_factory=list)
     """Inputs and the outputs written for them."""
     spans: int = 0

@@ -141,11 +141,12 @@ def parse_arg_rule(text: str) -> dict[str, Any]:
         except ValueError:
             pass
     if rule.startswith("one_of:"):
-        from ruamel.yaml import YAML
         from ruamel.yaml.error import YAMLError
 
+        from promote.case.yaml_config import load_plain_value
+
         try:
-            values = YAML(typ="safe").load(rule[len("one_of:"):])
+            values = load_plain_value(rule[len("one_of:"):])
         except YAMLError:
             values = None
         if isinstance(values, list):

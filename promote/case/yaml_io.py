@@ -1,4 +1,4 @@
-"""Round-trip YAML for cases: one YAML factory, one merge function.
+"""Round-trip YAML for cases: one merge function over the one YAML factory (`yaml_config`).
 
 A case file is loaded into ruamel's comment-carrying tree (`CommentedMap`), validated into `Case`,
 edited as a model, and merged back into the *same* tree, so that an unchanged case saves byte-identical
@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from pydantic import BaseModel
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import CommentMark, MarkedYAMLError, YAMLError
 from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 from ruamel.yaml.tokens import CommentToken
 
 from promote.case.model import FORMAT, Case
+from promote.case.yaml_config import yaml_factory
 from promote.case.case_limits import MAX_DEPTH, MAX_INT_DIGITS, read_case_text, refuse_deep_or_huge
 from promote.errors import PromoteError, where
 from scrubbers.yaml_limits import MAX_YAML_BYTES, MAX_YAML_NODES, too_big
@@ -36,20 +36,6 @@ SCHEMA_FILE = "schema/portable-v1.schema.json"
 SCHEMA_HEADER = f"yaml-language-server: $schema=../../{SCHEMA_FILE}"
 _FORMAT_RE = re.compile(r"^portable-v(\d+)$")
 _QUOTED = re.compile(r"'[^'\s]{3,}'|\"[^\"\s]{3,}\"")
-
-
-def yaml_factory() -> YAML:
-    """The one configured ruamel instance: round-trip, quotes kept, 2/4/2 indents, no folding."""
-    yaml = YAML()  # typ="rt": never "safe" for editing, it drops comments
-    yaml.preserve_quotes = True
-    yaml.map_indent, yaml.sequence_indent, yaml.sequence_dash_offset = 2, 4, 2
-    yaml.width = 4096  # long prose stays on one line unless it is a block scalar
-    yaml.allow_duplicate_keys = False
-    # `~` would otherwise dump as an empty value and break the byte-identical round trip.
-    yaml.representer.add_representer(
-        type(None), lambda rep, _: rep.represent_scalar("tag:yaml.org,2002:null", "null")
-    )
-    return yaml
 
 
 def load_tree(path: str | Path, text: str | None = None) -> CommentedMap:

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic_core import to_jsonable_python
 
 from promote.case.model import Case, Entity
-from promote.case.yaml_io import yaml_factory
+from promote.case.yaml_config import yaml_factory
 
 
 @dataclass(frozen=True)

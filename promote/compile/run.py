@@ -25,7 +25,7 @@ from promote.compile.policy import LoadedPolicy, find_policy, load_suite_policy
 from promote.compile.targets import TARGETS, Target, backend_metrics, target_names
 from promote.errors import PromoteError
 from promote.fsutil import atomic_write_text
-from promote.repo.eval_repo import EvalRepo
+from promote.eval_repo import EvalRepo
 
 Result = Literal["written", "in-sync", "out-of-sync", "missing", "orphaned", "removed"]
 STALE: frozenset[str] = frozenset({"out-of-sync", "missing", "orphaned"})

@@ -1,6 +1,6 @@
 """Entities and tenant of a draft: the production user becomes an unresolved entity to map.
 
-When the eval repo has an entity catalog (`evals/entities.yaml`, read by `promote.repo.eval_repo`), the
+When the eval repo has an entity catalog (`evals/entities.yaml`, read by `promote.eval_repo`), the
 draft's notes suggest the handles that share the most words with the turn's input and tool calls. The
 entity a draft starts with comes from the repo's config (`evals/promote.yaml`), else `REQUESTING_USER`.
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 from promote.case.model import Entity, Tenant
 from promote.case.rules import PLACEHOLDER_RE, UNRESOLVED_PREFIX
-from promote.repo.eval_repo import Catalog
+from promote.eval_repo import Catalog
 from promote.trace_model import Turn
 
 REQUESTING_USER = Entity(

@@ -19,7 +19,7 @@ from promote.compile.policy import BudgetPolicy
 from promote.draft.budgets import budget_policy
 from promote.errors import PromoteError
 from promote.models import Model
-from promote.repo.eval_repo import Catalog, EvalRepo, RepoConfig, next_free_id
+from promote.eval_repo import Catalog, EvalRepo, RepoConfig, next_free_id
 
 if TYPE_CHECKING:
     from promote.draft.builder import DraftOptions

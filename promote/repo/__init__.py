@@ -1,1 +1,2 @@
-"""The eval repo: where cases live, its catalog and config, and (later) pull requests."""
+"""Pull requests into the eval repo: gates, branch, worktree, commit, push and the PR text (the eval repo
+itself, its folders, catalog and config: `promote.eval_repo`)."""

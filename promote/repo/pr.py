@@ -15,15 +15,16 @@ import re
 from pathlib import Path
 from typing import Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from promote.confined import refuse_symlinks
 from promote.errors import PromoteError
+from promote.models import Model
 from promote.case.model import Provenance, Review
 from promote.case.store import load_case, save_case
 from promote.repo import forge, pr_compile
 from promote.repo.branch_names import branch_name_problem
-from promote.repo.eval_repo import EvalRepo
+from promote.eval_repo import EvalRepo
 from promote.repo.git import Git, GitError
 from promote.repo.pr_body import CaseForReview, pr_body, pr_title, suspect_lines
 from promote.repo.pr_gates import PlannedCase, plan_cases, read_sources, scrubbed_by, significant
@@ -34,11 +35,7 @@ _LINK_HINT = "the eval repo commits that symlink: replace it with the folder or 
 BRANCH_PREFIX = "promote/"
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-class PrOptions(_Model):
+class PrOptions(Model):
     """How to promote (the command line's flags)."""
 
     base: str = "main"
@@ -59,7 +56,7 @@ class PrOptions(_Model):
     """How long to wait for another `promote pr` on the same repository before refusing."""
 
 
-class PrResult(_Model):
+class PrResult(Model):
     """What a run did (or, with `dry_run`, would do)."""
 
     branch: str

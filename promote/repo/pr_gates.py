@@ -18,7 +18,7 @@ from promote.case.store import load_case
 from promote.case.validate import validate_case
 from promote.case.yaml_io import load_tree
 from promote.errors import PromoteError
-from promote.repo.eval_repo import EvalRepo
+from promote.eval_repo import EvalRepo
 
 # The id-matches-file-name rule: `promote pr` names the committed file after the id, whatever the
 # source file is called.

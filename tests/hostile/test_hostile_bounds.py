@@ -155,7 +155,7 @@ def test_a_pattern_that_runs_too_long_in_check_times_out() -> None:
 @pytest.mark.parametrize("content", ["fifo", "deep", "big-int"])
 def test_the_eval_repos_own_yaml_files_are_read_with_the_same_bounds(tmp_path, content) -> None:
     from promote.errors import PromoteError
-    from promote.repo.eval_repo import load_catalog, load_config
+    from promote.eval_repo import load_catalog, load_config
 
     config, catalog = tmp_path / "promote.yaml", tmp_path / "entities.yaml"
     for path in (config, catalog):

@@ -29,7 +29,8 @@ from ruamel.yaml.error import YAMLError
 from promote.case.case_limits import read_case_text, refuse_deep_or_huge
 from promote.case.model import Case, Entity, Tenant
 from promote.case.validate import case_files_under
-from promote.case.yaml_io import load_tree, yaml_factory
+from promote.case.yaml_config import yaml_factory
+from promote.case.yaml_io import load_tree
 from promote.errors import PromoteError
 from promote.models import Model
 
