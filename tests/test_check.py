@@ -11,9 +11,12 @@ import pytest
 
 from promote.case.checks import LuhnRange, ReplyChecks, ToolResultCheck
 from promote.case.model import Budgets, Case
-from promote.check import LABELS, check_cases, checks_artifact, render_report
-from promote.check.run import EVALUATORS, load_case_model
+from promote.check import check_cases, render_report
+from promote.check.run import load_case_model
 from promote.draft import DraftOptions, draft_turn
+from promote.evaluators.artifact import checks_artifact
+from promote.evaluators.registry import EVALUATORS
+from promote.evaluators.result import LABELS
 from promote.listing import list_traces
 from promote.source import scrub_trace
 from promote.trace_model import ModelCall, ToolCall, Trace
@@ -348,7 +351,7 @@ def test_the_new_keys_load_round_trip_and_reject_a_bad_regex(tmp_path) -> None:
 
 
 def test_luhn_runs_allow_spaces_and_dashes_and_respect_the_length_range() -> None:
-    from promote.check.luhn import CARD_DIGITS, luhn_numbers
+    from promote.evaluators.luhn import CARD_DIGITS, luhn_numbers
 
     def found(text: str, low: int = CARD_DIGITS[0], high: int = CARD_DIGITS[1]) -> list[int]:
         return [count for _, _, count in luhn_numbers(text, low, high)]

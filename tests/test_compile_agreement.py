@@ -21,14 +21,14 @@ import pytest
 from promote.case.model import Case, ExpectedToolCall
 from promote.case.rules import PLACEHOLDER_RE
 from promote.case.store import load_case
-from promote.check.evidence import Evidence
-from promote.check.run import evaluate
 from promote.compile.adk_eval import compile_adk
 from promote.compile.adk_tool_args import METRIC
 from promote.compile.artifacts import CompileUnit
 from promote.compile.policy import load_suite_policy
 from promote.compile.targets import backend_metrics
 from promote.draft import DraftOptions, draft_turn
+from promote.evaluators.evidence import Evidence
+from promote.evaluators.registry import evaluate
 from promote.listing import list_traces
 from promote.source import scrub_trace
 from promote.trace_model import Trace, Turn

@@ -16,7 +16,7 @@ from typing import Any
 
 from promote.case.model import Case
 from promote.case.rules import PLACEHOLDER_RE
-from promote.check.evidence import Evidence
+from promote.evaluators.evidence import Evidence
 from promote.check.report import PairedBy
 from promote.trace_model import Trace
 

@@ -11,36 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from promote.case.model import Case
-from promote.check import budgets, figures, pii, reply, tools
-from promote.check.evaluator import Evaluator
 from promote.check.pairing import TracePair, pair
-from promote.check.report import (
-    LABELS, CaseResult, CheckReport, CheckResult, Unpaired, gate_results, label_rates,
-)
+from promote.check.report import CaseResult, CheckReport, Unpaired, gate_results, label_rates
 from promote.errors import PromoteError
+from promote.evaluators.registry import evaluate
+from promote.evaluators.result import LABELS
 from promote.scrubbing import engine as scrub_engine
 from promote.trace_model import Trace
-
-# Every built-in evaluator, in report order.
-EVALUATORS: tuple[Evaluator, ...] = (
-    *tools.EVALUATORS, *reply.EVALUATORS, *budgets.EVALUATORS,
-    figures.EVALUATOR, reply.CITATIONS, pii.EVALUATOR,
-)
-
-
-def implied(case: Case) -> list[tuple[Evaluator, dict[str, Any]]]:
-    """The evaluators a case implies, with their parameters (what `checks_artifact` writes)."""
-    found = []
-    for evaluator in EVALUATORS:
-        spec = evaluator.spec(case)
-        if spec is not None:
-            found.append((evaluator, spec))
-    return found
-
-
-def evaluate(case: Case, evidence) -> list[CheckResult]:
-    """Every result the case implies on one paired turn."""
-    return [evaluator.run(case, evidence) for evaluator, _ in implied(case)]
 
 
 def check_cases(

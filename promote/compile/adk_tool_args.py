@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from promote.case.model import Case, ExpectedToolCall, ExpectedTools
-from promote.check.evidence import Evidence
-from promote.check.report import CheckResult
-from promote.check.tools import EVALUATORS
+from promote.evaluators.evidence import Evidence
+from promote.evaluators.result import CheckResult
+from promote.evaluators.tools import EVALUATORS
 from promote.trace_model import ToolCall, Trace, Turn
 
 METRIC = "promote_tool_args"

@@ -1,6 +1,6 @@
 """The deterministic checks (`promote check`): one checks file per case that implies any of them.
 
-`checks/<case_id>.checks.json` is `promote.check.checks_artifact(case)` (the evaluators the case
+`checks/<case_id>.checks.json` is `promote.evaluators.artifact.checks_artifact(case)` (the evaluators the case
 implies, with their parameters, in report-label order) plus the graders the suite policy routes to this
 backend, whose thresholds are the `--min-pass-rate` gates of a `promote check` run. Unlike the other
 targets it takes every case that implies a check: the checks are data of the case, not of a kind.
@@ -9,9 +9,10 @@ targets it takes every case that implies a check: the checks are data of the cas
 from __future__ import annotations
 
 from promote.case.model import Case
-from promote.check import LABELS, checks_artifact
 from promote.compile.artifacts import Artifact, CompileUnit, TargetOutput, json_text
 from promote.compile.policy import SuitePolicy
+from promote.evaluators.artifact import checks_artifact
+from promote.evaluators.result import LABELS
 
 NAME = "checks"
 METRICS = frozenset(LABELS)

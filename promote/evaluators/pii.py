@@ -17,9 +17,9 @@ from typing import Any
 
 from promote.case.model import Case
 from promote.case.rules import PLACEHOLDER_RE
-from promote.check.evaluator import Evaluator
-from promote.check.evidence import NO_REPLY, Evidence, as_text
-from promote.check.report import CheckResult
+from promote.evaluators.evaluator import Evaluator
+from promote.evaluators.evidence import NO_REPLY, Evidence, as_text
+from promote.evaluators.result import CheckResult
 
 LABEL = "pii-guard"
 _UNANALYSED = "<REDACTED>"

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from promote.case.model import Case
-from promote.check.evaluator import Evaluator
-from promote.check.evidence import Evidence
-from promote.check.report import CheckResult
+from promote.evaluators.evaluator import Evaluator
+from promote.evaluators.evidence import Evidence
+from promote.evaluators.result import CheckResult
 
 Measure = Callable[[Evidence], "float | int | str"]  # a number, or why the evidence is absent
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from promote.case.model import Case
-from promote.check.evidence import Evidence
-from promote.check.report import CheckResult, Verdict
+from promote.evaluators.evidence import Evidence
+from promote.evaluators.result import CheckResult, Verdict
 
 Part = tuple[Verdict, str]
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from promote.case.model import Case
 from promote.case.patterns import MATCH_TIMEOUT_S, PatternTimeout, search
-from promote.check.evaluator import Evaluator, Part, combine
-from promote.check.evidence import NO_REPLY, Evidence, quoted
-from promote.check.luhn import CARD_DIGITS, luhn_numbers
-from promote.check.report import CheckResult
+from promote.evaluators.evaluator import Evaluator, Part, combine
+from promote.evaluators.evidence import NO_REPLY, Evidence, quoted
+from promote.evaluators.luhn import CARD_DIGITS, luhn_numbers
+from promote.evaluators.result import CheckResult
 
 
 def _no_reply(label: str) -> CheckResult:

@@ -8,9 +8,9 @@ from typing import Any
 
 from promote.case.model import Case
 from promote.case.rules import figure_in_text
-from promote.check.evaluator import Evaluator
-from promote.check.evidence import NO_REPLY, Evidence
-from promote.check.report import CheckResult
+from promote.evaluators.evaluator import Evaluator
+from promote.evaluators.evidence import NO_REPLY, Evidence
+from promote.evaluators.result import CheckResult
 
 # Numbers as a reason may show them: read from the scrubbed reply, placeholders' digits excluded.
 _SHOWN_NUMBER = re.compile(

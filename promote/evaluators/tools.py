@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from promote.case.model import Case
-from promote.check.arguments import mismatch, rules_of
-from promote.check.evaluator import Evaluator, Part, combine
-from promote.check.evidence import Evidence, as_text, has_placeholder, quoted
-from promote.check.report import CheckResult
+from promote.evaluators.arguments import mismatch, rules_of
+from promote.evaluators.evaluator import Evaluator, Part, combine
+from promote.evaluators.evidence import Evidence, as_text, has_placeholder, quoted
+from promote.evaluators.result import CheckResult
 
 
 def _expected_calls(case: Case) -> list:

@@ -9,7 +9,7 @@ from typing import Any
 
 from promote.case.model import ArgRule
 from promote.case.patterns import MATCH_TIMEOUT_S, PatternTimeout, fullmatch
-from promote.check.evidence import as_text, has_placeholder
+from promote.evaluators.evidence import as_text, has_placeholder
 
 
 def same_value(expected: Any, actual: Any) -> bool:

@@ -9,14 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from promote.case.model import Case
+from promote.evaluators.registry import implied
 
 FORMAT = "promote-checks-v1"
 
 
 def checks_artifact(case: Case) -> dict[str, Any]:
     """{format, case, revision, checks: [{label, ...parameters}]} in report-label order."""
-    from promote.check.run import implied
-
     return {
         "format": FORMAT,
         "case": case.id,
