@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from scrubbers import _offline  # noqa: F401  (side effect: tldextract uses its bundled snapshot)
 
 if TYPE_CHECKING:
-    from scrubbers.context import ScrubContext
+    from scrubbers.trace_state.context import ScrubContext
     from scrubbers.engine import REDACTED, ScrubEngine
     from scrubbers.policy import LoadedPolicy, ScrubPolicy, load_policy
     from scrubbers.report import Finding, ScrubReport
@@ -24,7 +24,7 @@ _HOMES = {
     "REDACTED": "scrubbers.engine",
     "Finding": "scrubbers.report",
     "LoadedPolicy": "scrubbers.policy",
-    "ScrubContext": "scrubbers.context",
+    "ScrubContext": "scrubbers.trace_state.context",
     "ScrubEngine": "scrubbers.engine",
     "ScrubPolicy": "scrubbers.policy",
     "ScrubReport": "scrubbers.report",

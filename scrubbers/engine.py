@@ -1,11 +1,12 @@
 """`ScrubEngine`: text and JSON in, scrubbed text and JSON out, with consistent placeholders per trace.
 
-Order of work for one value: its plan (`scrubbers.plan`: JSON or a repr inside strings decoded, leaves
-under personal keys marked; big JSON strings cut at their members, `scrubbers.splice`) is built once per
-(key rule, text); every prose leaf is analysed once per text (batched through `nlp.pipe`, cached), which
-tells the plan its dirty leaves; then, per trace, each leaf that can change is replaced: a leaf under a
-personal key whole, a prose leaf where the analyzer or the trace's known values found something, left to
-right so placeholders are numbered in reading order. Any failure replaces the string whole: fail closed.
+Order of work for one value: its plan (`scrubbers.structure.plan`: JSON or a repr inside strings decoded,
+leaves under personal keys marked; big JSON strings cut at their members, `scrubbers.speed.splice`) is
+built once per (key rule, text); every prose leaf is analysed once per text (batched through `nlp.pipe`,
+cached), which tells the plan its dirty leaves; then, per trace, each leaf that can change is replaced: a
+leaf under a personal key whole, a prose leaf where the analyzer or the trace's known values found
+something, left to right so placeholders are numbered in reading order. Any failure replaces the string
+whole: fail closed.
 """
 
 from __future__ import annotations
@@ -19,17 +20,18 @@ from typing import Any, NamedTuple
 
 import regex
 
-from scrubbers.analysis import Analyzer, Detection, quiet_presidio_logs
-from scrubbers.caches import SizedCache, Sightings
-from scrubbers.detector import Detector
-from scrubbers.context import ScrubContext
-from scrubbers.joins import Joiner
-from scrubbers.output_check import OutputCheck
-from scrubbers.filling import fill
-from scrubbers.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder
+from scrubbers.analysis.analyzer import Analyzer, Detection, quiet_presidio_logs
+from scrubbers.speed import SizedCache, Sightings
+from scrubbers.speed import Detector
+from scrubbers.trace_state.context import ScrubContext
+from scrubbers.structure.joins import Joiner
+from scrubbers.trace_state.output_check import OutputCheck
+from scrubbers.speed import fill
+from scrubbers.structure.plan import CONST, PROSE, REDACTED, WHOLE, Leaf, Plan, PlanBuilder
 from scrubbers.policy import LoadedPolicy, load_policy
 from scrubbers.recognizers.lexicon import lexicon
-from scrubbers.replacing import KNOWN_SCORE, Done, folded_words, rank, replace_found, replace_whole
+from scrubbers.trace_state.replacing import (KNOWN_SCORE, Done, folded_words, rank, replace_found,
+                                              replace_whole)
 from scrubbers.report import ScrubReport, Tally
 
 # Plans of strings up to this size are cached across calls (system prompts, tool schemas, repeated
@@ -59,6 +61,7 @@ class ScrubEngine:
     """What a value nothing could be made of is written as."""
     object_key = OBJECT_KEY
     """The key to give `scrub_items` with an item that is an object key of a record."""
+    analyzer_class: type[Analyzer] = Analyzer  # plain Presidio in the reference engine (scrubbers.reference)
 
     def __init__(self, policy: LoadedPolicy | None = None, *, key: bytes | None = None,
                  nlp_model: str | None = None):
@@ -66,7 +69,7 @@ class ScrubEngine:
         self.policy = self.loaded_policy.policy
         self.model_name = nlp_model or os.environ.get("PROMOTE_SPACY_MODEL") or self.policy.spacy_model
         quiet_presidio_logs()
-        self.analyzer = self._new_analyzer()
+        self.analyzer = self.analyzer_class(self.policy, self.model_name)
         self.report = ScrubReport()
         """Running totals of every call (each call also hands back its own counts: see `scrub_items`)."""
         # the current call's counts (see `_call`); the running report between calls
@@ -91,10 +94,6 @@ class ScrubEngine:
                         for field, shape in structure.fields.items()}
         self._builder = PlanBuilder(self.policy, self.analyzer)
         self._joiner = Joiner(self.analyzer.key_hint)
-
-    def _new_analyzer(self) -> Analyzer:
-        """The analyzer of this engine's policy (the reference engine builds a plain one)."""
-        return Analyzer(self.policy, self.model_name)
 
     def new_context(self) -> ScrubContext:
         """A fresh placeholder mapping and known-value list: one per trace."""
@@ -237,8 +236,8 @@ class ScrubEngine:
         return plan
 
     def _join(self, items: Sequence[Item], plans: Sequence[Plan | None], *, batch: bool) -> None:
-        """Values split across adjacent parts or fields of a message (`scrubbers.joins`): each border
-        worth reading is analysed joined (in one batch), and what crosses it is known to the trace."""
+        """Values split across adjacent parts or fields of a message (`scrubbers.structure.joins`): each
+        border worth reading is analysed joined (in one batch), and what crosses it is known to the trace."""
         found = self._joiner.windows(items, plans)
         if found:
             if batch:
@@ -349,7 +348,7 @@ class ScrubEngine:
 
     def _prose(self, leaf: Leaf, ctx: ScrubContext) -> Done | None:
         """Prose: what the analyzer and the trace's known values find in it, read through its disguises
-        (`scrubbers.disguise`) and replaced in the original; None when analysis failed."""
+        (`scrubbers.structure.disguise`) and replaced in the original; None when analysis failed."""
         masked, view = leaf.masked, leaf.view
         if len(masked) > self.policy.ner_max_chars:
             self._counts.ner_skipped += 1

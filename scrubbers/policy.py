@@ -163,8 +163,8 @@ class ScrubPolicy(BaseModel):
     """Texts per `nlp.pipe` batch in `scrub_many`."""
     ner_reads_masked: bool = True
     """NER reads each text with the values the other recognizers found replaced by fixed stand-ins, so
-    that sentences differing only in those values are run once (`scrubbers/masking.py`); false runs it on
-    the text as written."""
+    that sentences differing only in those values are run once (`scrubbers/speed/masking.py`); false runs
+    it on the text as written."""
     cache_size: int = Field(10_000, ge=0)
     """Analyzer results kept per engine, keyed by text (LLM spans repeat the conversation; the most recent
     are the ones that come back, and the cache is what keeps memory flat over a long run)."""

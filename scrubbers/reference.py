@@ -5,8 +5,9 @@ recognizers and refiner, known values, placeholders, the output check) but analy
 with plain Presidio: an `AnalyzerEngine` over a plain `RecognizerRegistry` holding the policy's
 recognizers (no gates), spaCy's whole pipeline run on the whole text (no NER-only engine, no sentence
 cache, no masking), and no caches (but plain Presidio's answers, kept by text), no shared plans, no
-splicing, no memo, no skipped leaves: every leaf of every value is worked out again. It is slow, and it is the anchor the fast path is tested equal to
-(tests/test_scrub_reference.py); `promote scrub --engine reference` runs it for debugging.
+splicing, no memo, no skipped leaves: every leaf of every value is worked out again. It is slow, and it
+is the anchor the fast path is tested equal to (tests/test_scrub_reference.py); `promote scrub --engine
+reference` runs it for debugging.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from typing import Any
 from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
 from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
 
-from scrubbers.analysis import LANGUAGE, Analyzer, Detection, policy_recognizers
-from scrubbers.context import ScrubContext
+from scrubbers.analysis.analyzer import LANGUAGE, Analyzer, Detection, policy_recognizers
+from scrubbers.trace_state.context import ScrubContext
 from scrubbers.engine import OBJECT_KEY, Item, ScrubEngine
-from scrubbers.filling import fill
-from scrubbers.plan import Plan, PlanBuilder
+from scrubbers.speed import fill
+from scrubbers.structure.plan import Plan, PlanBuilder
 from scrubbers.policy import ScrubPolicy
 
 
@@ -80,8 +81,7 @@ class _NoMemo(dict):
 class ReferenceScrubEngine(ScrubEngine):
     """`ScrubEngine`'s policy steps, value by value and text by text, without its speed machinery."""
 
-    def _new_analyzer(self) -> Analyzer:
-        return ReferenceAnalyzer(self.policy, self.model_name)
+    analyzer_class = ReferenceAnalyzer
 
     def new_context(self) -> ScrubContext:
         ctx = super().new_context()

@@ -107,7 +107,7 @@ def test_placeholders_in_the_expected_output_are_a_note_on_drafts_an_error_on_va
 
 
 def test_the_case_rules_know_every_placeholder_the_scrubber_writes() -> None:
-    from scrubbers.context import PLACEHOLDER
+    from scrubbers.trace_state.context import PLACEHOLDER
 
     assert PLACEHOLDER_RE.pattern == PLACEHOLDER.pattern
     assert all(PLACEHOLDER_RE.fullmatch(text)

@@ -1,6 +1,6 @@
-"""NER reads a text with the values the other recognizers found masked (`scrubbers.masking`): the stand-ins,
-how NER's entities map back onto the text, sentences that differ only in those values run once, and the
-policy switch that turns it off."""
+"""NER reads a text with the values the other recognizers found masked (`scrubbers.speed.masking`): the
+stand-ins, how NER's entities map back onto the text, sentences that differ only in those values run once,
+and the policy switch that turns it off."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 import scrubbers
 from promote.batch.run import ScrubOptions, scrub_exports
 from promote.scrubbing import engine
-from scrubbers.masking import mask, stand_in
-from scrubbers.sentences import SentenceEntities
+from scrubbers.speed.masking import mask, stand_in
+from scrubbers.speed.sentences import SentenceEntities
 from tests.conftest import TRACES
 from tests.test_ner_sentences import CountingNlp
 

@@ -1,12 +1,12 @@
-"""NER sentence by sentence (`scrubbers.sentences`): where texts are cut, and that the entities found land
-on the text's own tokens, with a repeated sentence run once."""
+"""NER sentence by sentence (`scrubbers.speed.sentences`): where texts are cut, and that the entities found
+land on the text's own tokens, with a repeated sentence run once."""
 
 from __future__ import annotations
 
 import pytest
 
 from promote.scrubbing import engine
-from scrubbers.sentences import SentenceEntities, sentences
+from scrubbers.speed.sentences import SentenceEntities, sentences
 
 
 def _cut(text: str) -> list[str]:
@@ -65,7 +65,7 @@ class CountingNlp:
 @pytest.mark.parametrize("at_once", [1_024, 1])  # both texts cut and run together, or one after the other
 def test_a_sentence_two_texts_share_runs_ner_once_and_its_entities_land_on_each_texts_tokens(
         at_once: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("scrubbers.sentences._TEXTS_AT_ONCE", at_once)
+    monkeypatch.setattr("scrubbers.speed.sentences._TEXTS_AT_ONCE", at_once)
     nlp = CountingNlp(engine().analyzer.nlp_engine.nlp["en"])
     shared = "Your direct deposit change is pending verification with Maria Castillo in payroll."
     texts = [f"Hi, I'm Gregory Hallman from the Boise store. {shared}",

@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scrubbers.output_match import NumberMatcher, ValueMatcher, digit_runs
+from scrubbers.speed.output_match import NumberMatcher, ValueMatcher, digit_runs
 
 _PIECES = ["greg", "hallman", "greg.hallman@acme.io", "512", "44", "7723", "ann", "x", "é", "ß", "_", "@",
            ".", "+", "-", " ", "\n", "(", ")", "/", "1", "0"]

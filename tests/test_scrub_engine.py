@@ -215,7 +215,7 @@ def test_json_with_nothing_to_scrub_comes_back_byte_for_byte_whatever_its_style(
 
 
 def test_known_values_match_like_the_whole_word_regex_they_stand_for():
-    from scrubbers.context import ScrubContext, _surface_pattern
+    from scrubbers.trace_state.context import ScrubContext, _surface_pattern
 
     ctx = ScrubContext()
     ctx.remember("PERSON", "Maria Gonzalez")
@@ -247,7 +247,7 @@ def test_known_values_match_like_the_whole_word_regex_they_stand_for():
 
 
 def test_reloading_the_model_to_drop_its_grown_vocabulary_changes_no_result(engine, monkeypatch):
-    import scrubbers.analysis as analysis
+    import scrubbers.analysis.analyzer as analysis
 
     strings = _trace_strings()
     fresh = ScrubEngine(engine.loaded_policy)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from promote.scrubbing import engine
-from scrubbers.gates import (
+from scrubbers.speed.gates import (
     INTERNATIONAL_PHONE_MIN_DIGITS,
     _Gated,
     international_phone_min_digits,
@@ -175,7 +175,7 @@ def _phone_texts() -> list[str]:
 def test_the_phone_gate_lets_through_every_text_a_phone_number_is_found_in() -> None:
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
-    from scrubbers.gates import phone_chain
+    from scrubbers.speed.gates import phone_chain
 
     recognizer = PhoneRecognizer(supported_regions=PHONE_REGIONS)
     chain = phone_chain(phone_min_digits(PHONE_REGIONS))
@@ -230,7 +230,7 @@ def test_token_lookup_by_bisection_is_presidios_walk() -> None:
     # first; ours bisects their ends. Every offset of real texts (inside tokens, on spaces, past the end).
     from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
 
-    from scrubbers.presidio_engine import InPlaceContextEnhancer
+    from scrubbers.analysis.presidio_adapter import InPlaceContextEnhancer
 
     def answer(find, *args):  # type: ignore[no-untyped-def]
         try:

@@ -43,7 +43,7 @@ def test_the_fast_engine_writes_what_the_reference_path_writes(engines, name):
 def test_the_reference_path_is_plain_presidio(engines):
     plain = engines[1].analyzer.plain
     assert type(plain) is AnalyzerEngine and type(plain.registry) is RecognizerRegistry
-    # no gate wraps a recognizer's own `analyze` (`scrubbers.gates`)
+    # no gate wraps a recognizer's own `analyze` (`scrubbers.speed.gates`)
     assert all(type(r).analyze.__get__(r) == r.analyze for r in plain.registry.recognizers)
 
 

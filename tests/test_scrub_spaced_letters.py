@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from promote.scrubbing import engine
-from scrubbers.disguise import reading_of, view_of
+from scrubbers.structure.disguise import reading_of, view_of
 
 REMOVED = [
     ("Ticket opened by G r e g o r y   H a l l m a n today", "G r e g o r y   H a l l m a n", "PERSON"),

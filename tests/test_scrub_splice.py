@@ -1,4 +1,4 @@
-"""Big JSON strings planned member by member (scrubbers.splice) scrub exactly like the same strings
+"""Big JSON strings planned member by member (scrubbers.speed.splice) scrub exactly like the same strings
 decoded whole, on the real ADK and OpenInference exports, and change only the members that hold data."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from collections import defaultdict
 
 import pytest
 
-import scrubbers.splice as splice_module
+import scrubbers.speed.splice as splice_module
 from promote.ingest import iter_spans
 from scrubbers import ScrubEngine
-from scrubbers.splice import cut_json
+from scrubbers.speed.splice import cut_json
 from tests.conftest import TRACES
 
 EXPORTS = ["adk2.otlp.jsonl", "adk1.otlp.jsonl", "openinference.otlp.jsonl", "adk2-default.otlp.jsonl"]

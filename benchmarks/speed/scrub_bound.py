@@ -15,8 +15,8 @@ else a fail-closed scrub does, against (b) - (e), what it takes now. The three c
 `--repeat` times (this host drifts; see `benchmarks/speed/scrub_ratio`); (e) is also split into its time in
 spaCy's `nlp.pipe` (NER) and in the batch recognizers (`recognize`, `settle`). It also says how many of the
 tokens of those texts, as written, are in a sentence seen before, which NER by sentence does not run again
-(`scrubbers.sentences`), and how many sentences they hold. NER reads them masked (`scrubbers.masking`),
-where more sentences repeat: what NER runs is fewer still.
+(`scrubbers.speed.sentences`), and how many sentences they hold. NER reads them masked
+(`scrubbers.speed.masking`), where more sentences repeat: what NER runs is fewer still.
 
     .venv/bin/python -m benchmarks.speed.scrub_bound --size-mb 100 --repeat 2 \
         --json benchmarks/out/scrub_bound.json
@@ -42,7 +42,7 @@ from benchmarks.speed.scrub_ratio import GOAL, export_arguments, pair
 def record(path: str, target: Path) -> dict:
     """Scrub `path` in this process as `promote scrub --workers 1` does, keeping every analyzer call."""
     import promote.batch.run as run
-    from scrubbers.analysis import Analyzer
+    from scrubbers.analysis.analyzer import Analyzer
 
     calls: list[tuple[str, list[str]]] = []
     names = ("analyze_batch", "analyze", "analyze_without_ner")
@@ -71,10 +71,11 @@ def record(path: str, target: Path) -> dict:
 
 def sentence_reuse(texts: list[str]) -> dict:
     """The tokens NER would read in `texts` whole, as written, and those in a sentence seen before
-    (`scrubbers.sentences`: what running NER sentence by sentence saves), in the order (b) analyses them."""
+    (`scrubbers.speed.sentences`: what running NER sentence by sentence saves), in the order (b) analyses
+    them."""
     import spacy
 
-    from scrubbers.sentences import sentences
+    from scrubbers.speed.sentences import sentences
 
     tokenizer = spacy.blank("en").tokenizer
     seen: set[str] = set()
@@ -121,7 +122,7 @@ def _time_ner_and_recognizers() -> dict[str, float]:
     (`GroupedAnalyzerEngine.recognize` and `settle`), added up in the returned dict as the analysis runs."""
     from spacy.language import Language
 
-    from scrubbers.presidio_engine import GroupedAnalyzerEngine
+    from scrubbers.analysis.presidio_adapter import GroupedAnalyzerEngine
 
     seconds = {"ner_seconds": 0.0, "recognizer_seconds": 0.0}
     pipe = Language.pipe

@@ -5,10 +5,10 @@
     .venv/bin/python -m benchmarks.speed.scrub_profile --size-mb 10 --overhead 8 # all but the analysis
 
 Each phase is timed by wrapping the engine method that does it (inclusive wall time, in this process):
-NER (spaCy `nlp.pipe`, sentence by sentence on the masked texts: `scrubbers.sentences`; with tokenising
+NER (spaCy `nlp.pipe`, sentence by sentence on the masked texts: `scrubbers.speed.sentences`; with tokenising
 and the rest of the analysis but the recognizers and the masking), Presidio's recognizers (pattern,
 phone, ours, NER's, context), masking (stand-ins for what the recognizers found before NER reads a text:
-`scrubbers.masking`), plans (decoding and walking strings),
+`scrubbers.speed.masking`), plans (decoding and walking strings),
 learning (remembering values before scrubbing), applying (placeholders, rebuilding and re-encoding
 changed JSON); the rest is reading, cutting, slot walks, record encoding and writing, and start-up.
 `--gc default` leaves the collector thresholds of the run at Python's defaults, to measure what
@@ -74,9 +74,9 @@ def _collections(totals: Counter, stage: list[str]) -> Callable[[str, dict], Non
 
 def _count_ner_reading(totals: Counter) -> None:
     """Counts the sentences NER runs (and their characters), and the texts whose masked reading
-    reached past a stand-in, so that NER read them again as written (`scrubbers.masking`)."""
-    import scrubbers.analysis as analysis
-    from scrubbers.sentences import SentenceEntities
+    reached past a stand-in, so that NER read them again as written (`scrubbers.speed.masking`)."""
+    import scrubbers.analysis.analyzer as analysis
+    from scrubbers.speed.sentences import SentenceEntities
 
     run_sentences, place_entities = SentenceEntities._run, analysis._place_entities
 
@@ -101,11 +101,11 @@ def profile(path: str, gc_default: bool, gc_young: int | None = None,
 
     import promote.batch.run as run
     import promote.batch.workers as workers
-    import scrubbers.analysis as analysis
-    from scrubbers.analysis import Analyzer
-    from scrubbers.detector import Detector
+    import scrubbers.analysis.analyzer as analysis
+    from scrubbers.analysis.analyzer import Analyzer
+    from scrubbers.speed.detector import Detector
     from scrubbers.engine import ScrubEngine
-    from scrubbers.presidio_engine import GroupedAnalyzerEngine
+    from scrubbers.analysis.presidio_adapter import GroupedAnalyzerEngine
 
     totals: Counter = Counter()
     _timed(Detector, "prepare", "analysis", totals)
@@ -185,7 +185,7 @@ def overhead(path: str, repeat: int) -> tuple[float, float]:
 def recognizers(path: str) -> tuple[float, list[tuple[str, float, int, int]]]:
     """One run of the file with each recognizer timed: the run's wall seconds, and (name, seconds, texts
     read, texts it found something in) of each recognizer, slowest first. A recognizer's time includes its
-    gate (`scrubbers.gates`): most texts never get past it."""
+    gate (`scrubbers.speed.gates`): most texts never get past it."""
     import promote.batch.run as run
 
     spent: Counter = Counter()

@@ -14,8 +14,8 @@ from promote.case.model import Case
 Severity = Literal["error", "note"]
 RuleProblem = tuple[tuple[Any, ...], str, str, Severity]
 
-# The placeholders the scrubber writes: the same pattern as `scrubbers.context.PLACEHOLDER` (a test
-# keeps the two equal; importing it from there would load Presidio).
+# The placeholders the scrubber writes: the same pattern as `scrubbers.trace_state.context.PLACEHOLDER`
+# (a test keeps the two equal; importing it from there would load Presidio).
 PLACEHOLDER_RE = re.compile(r"<[A-Z]{2}[A-Z_]*?_(?:\d{1,5}|[0-9a-f]{6})>|<REDACTED>|<BLOB>")
 UNASSIGNED_ORACLE = "unassigned"
 UNRESOLVED_PREFIX = "unresolved."

@@ -1,4 +1,4 @@
-"""The one hook `scrubbers.analysis` calls: which recognizers a policy gets, and the last pass over a
+"""The one hook `scrubbers.analysis.analyzer` calls: which recognizers a policy gets, and the last pass over a
 text's detections."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from __future__ import annotations
 import regex
 import tldextract.tldextract as tld_module
 
-from scrubbers.email_forms import DOT_WORD, GATE, WRITTEN
+from scrubbers.trace_state.email_forms import DOT_WORD, GATE, WRITTEN
 from scrubbers.recognizers.base import OneEntityRecognizer
 
 ENTITY = "EMAIL_ADDRESS"

@@ -23,8 +23,8 @@ from typing import Any, NamedTuple
 
 import regex
 
-from scrubbers.plan import PROSE, Hole, Nested, Plan, Sub
-from scrubbers.splice import Member, Spliced
+from scrubbers.structure.plan import PROSE, Hole, Nested, Plan, Sub
+from scrubbers.speed import Member, Spliced
 
 _WINDOW = 48  # characters read on each side of a border: enough context for NER, cheap to analyse
 _TEXT_KEYS = ("text", "content")  # the member that holds a part's text (Gemini/ADK, OTel GenAI)

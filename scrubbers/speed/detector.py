@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from scrubbers.analysis import Analyzer, Detection
-from scrubbers.caches import DetectionCache
+from scrubbers.analysis.analyzer import Analyzer, Detection
+from scrubbers.speed.caches import DetectionCache
 from scrubbers.policy import ScrubPolicy
 
 

@@ -4,12 +4,12 @@ How a value is scrubbed depends on its structure (JSON inside a string, keys tha
 schemas, depth) and on the trace (the placeholders and values known so far). The first part depends only
 on the value and its key, so it is worked out once here and shared: a `Plan` is the value's template,
 with a hole for every string leaf, and the list of those leaves in reading order. Applying the plan to a
-trace's context (in `engine`) decides each leaf's output; `scrubbers.filling` puts the outputs back, and
+trace's context (in `engine`) decides each leaf's output; `scrubbers.speed.filling` puts the outputs back, and
 a JSON string none of whose leaves changed comes back as it was, byte for byte, without being re-encoded.
 
 LLM spans repeat the whole conversation in every call, so the same strings come back many times: the
 engine caches plans by (key rule, text) and detections by text, so each unique text is decoded, walked
-and analysed once; a big JSON string is planned member by member (`scrubbers.splice`), so the members
+and analysed once; a big JSON string is planned member by member (`scrubbers.speed.splice`), so the members
 each new call repeats are shared too, and its plan's `parts` let per-trace work skip whole members.
 """
 
@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
-from scrubbers.disguise import View, view_of
-from scrubbers.keyrules import NOWHERE, SCHEMA, SCHEMA_POSITIONS, KeyRules
-from scrubbers.splice import Splicer
-from scrubbers.structure import SCHEMA_LABELS, Encoder, decode
+from scrubbers.structure.disguise import View, view_of
+from scrubbers.structure.keyrules import NOWHERE, SCHEMA, SCHEMA_POSITIONS, KeyRules
+from scrubbers.speed import Splicer
+from scrubbers.structure.decoding import SCHEMA_LABELS, Encoder, decode
 
 if TYPE_CHECKING:
-    from scrubbers.analysis import Analyzer, Detection
+    from scrubbers.analysis.analyzer import Analyzer, Detection
     from scrubbers.policy import ScrubPolicy
 
 REDACTED = "<REDACTED>"
@@ -57,7 +57,8 @@ class Leaf:
 
     @property
     def view(self) -> View:
-        """The masked text with its disguises taken off (`scrubbers.disguise`): what detection reads."""
+        """The masked text with its disguises taken off (`scrubbers.structure.disguise`): what detection
+        reads."""
         if self._view is None:
             self._view = view_of(self.masked)
         return self._view
@@ -145,8 +146,8 @@ class Plan:
         """For a spliced string: the shared plans of its members with their first leaf's index, which
         together hold every leaf (so work per member can be shared too)."""
         self.windows: tuple | None = None
-        """The borders inside the plan (`scrubbers.joins.Window`s), once the joiner has read them: they
-        depend on its template and leaves alone, and a cached plan is shared by every trace."""
+        """The borders inside the plan (`scrubbers.structure.joins.Window`s), once the joiner has read them:
+        they depend on its template and leaves alone, and a cached plan is shared by every trace."""
         self._words: frozenset[str] | None = None
         self._texts: list[str] | None = None
 
@@ -183,7 +184,8 @@ class Plan:
 
 
 class PlanState:
-    """What a plan under construction holds so far (shared with `scrubbers.splice`, which adds members)."""
+    """What a plan under construction holds so far (shared with `scrubbers.speed.splice`, which adds
+    members)."""
 
     __slots__ = ("leaves", "nested", "parts")
 
@@ -196,7 +198,8 @@ class PlanState:
 
 
 class PlanBuilder:
-    """Walks a value once under the policy's key rules (`scrubbers.keyrules`) and builds its plan."""
+    """Walks a value once under the policy's key rules (`scrubbers.structure.keyrules`) and builds its
+    plan."""
 
     def __init__(self, policy: ScrubPolicy, analyzer: Analyzer):
         self.policy, self.analyzer = policy, analyzer

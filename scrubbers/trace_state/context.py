@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 import regex
 
-from scrubbers.email_forms import KnownAddresses, plain_address, written_forms
-from scrubbers.output_match import RUN_DIGITS, NumberMatcher, ValueMatcher
+from scrubbers.trace_state.email_forms import KnownAddresses, plain_address, written_forms
+from scrubbers.speed import RUN_DIGITS, NumberMatcher, ValueMatcher
 
 PERSON = "PERSON"
 EMAIL = "EMAIL_ADDRESS"
@@ -196,7 +196,7 @@ class ScrubContext:
         return not all(word in common for word in _WORD.findall(surface.lower()))
 
     def remember_split(self, entity: str, whole: str, pieces: tuple[str, ...]) -> None:
-        """A value found only where adjacent parts of a message are read joined (`scrubbers.joins`):
+        """A value found only where adjacent parts of a message are read joined (`scrubbers.structure.joins`):
         the whole value is known like any other, and each piece is known on its own, so the part that
         holds it loses it (under the whole value's placeholder) and the output check looks for it.
         A piece too short to say anything alone (two characters, three digits) is not denied."""

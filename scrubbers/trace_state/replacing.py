@@ -11,10 +11,10 @@ from typing import Any
 
 import regex
 
-from scrubbers.analysis import BLOB, Detection
-from scrubbers.context import PLACEHOLDER, ScrubContext
-from scrubbers.disguise import reading_of
-from scrubbers.plan import Leaf
+from scrubbers.analysis.analyzer import BLOB, Detection
+from scrubbers.trace_state.context import PLACEHOLDER, ScrubContext
+from scrubbers.structure.disguise import reading_of
+from scrubbers.structure.plan import Leaf
 
 KNOWN_SCORE = 0.88
 """The score of a match of a value the trace is known to hold: above NER (0.85), below strong patterns,

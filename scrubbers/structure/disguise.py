@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import regex
 
-from scrubbers.context import PLACEHOLDER
+from scrubbers.trace_state.context import PLACEHOLDER
 
 # soft hyphen, Mongolian vowel separator, zero-width and joiners, bidi embeddings/overrides/isolates, BOM
 _INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"

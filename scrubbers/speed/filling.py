@@ -1,4 +1,4 @@
-"""Putting a plan's outputs back into its template (`scrubbers.plan`): only what changed is rebuilt.
+"""Putting a plan's outputs back into its template (`scrubbers.structure.plan`): only what changed is rebuilt.
 
 A JSON string none of whose leaves changed comes back as it was, byte for byte, without being
 re-encoded; a changed member of a spliced string is encoded once per set of outputs (`filled`).
@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from itertools import accumulate
 from typing import Any, NamedTuple
 
-from scrubbers.plan import CONST, Hole, Leaf, Nested, Sub
-from scrubbers.splice import Member, Spliced
+from scrubbers.structure.plan import CONST, Hole, Leaf, Nested, Sub
+from scrubbers.speed.splice import Member, Spliced
 
 
 def fill(template: Any, leaves: list[Leaf], outputs: list[Any], on_error: Any, visited: Iterable[int],

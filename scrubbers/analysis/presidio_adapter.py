@@ -26,7 +26,7 @@ from presidio_analyzer.nlp_engine import NlpArtifacts, SpacyNlpEngine
 from spacy.attrs import IDX, LEMMA, LENGTH, LOWER
 from spacy.tokens import Doc
 
-from scrubbers.sentences import SentenceEntities
+from scrubbers.speed import SentenceEntities
 
 _RECOGNIZER_ID = RecognizerResult.RECOGNIZER_IDENTIFIER_KEY
 
@@ -90,18 +90,18 @@ def private_api_problems() -> list[str]:
         try:
             inspect.getattr_static(item.owner, item.name)
         except AttributeError:
-            problems.append(f"{where} is gone; scrubbers.presidio_engine relies on it ({item.use})")
+            problems.append(f"{where} is gone; scrubbers.analysis.presidio_adapter relies on it ({item.use})")
             continue
         parameters = tuple(inspect.signature(getattr(item.owner, item.name)).parameters)
         if parameters != item.parameters:
-            problems.append(f"{where} takes {parameters}, scrubbers.presidio_engine was written for "
-                            f"{item.parameters} ({item.use})")
+            problems.append(f"{where} takes {parameters}, scrubbers.analysis.presidio_adapter was written "
+                            f"for {item.parameters} ({item.use})")
         if item.called_in is not None:
             short = item.name.removeprefix(f"_{item.owner.__name__}")  # a mangled name reads `self.__x`
             caller = getattr(item.owner, item.called_in, None)
             if caller is None or f".{short}(" not in inspect.getsource(caller):
                 problems.append(f"{where} is no longer called in {item.owner.__name__}.{item.called_in}; "
-                                f"scrubbers.presidio_engine relies on that ({item.use})")
+                                f"scrubbers.analysis.presidio_adapter relies on that ({item.use})")
     return problems
 
 
@@ -138,10 +138,10 @@ class NerOnlySpacyEngine(SpacyNlpEngine):
         """Whether a lemma counts as one of Presidio's keywords, per lemma read (see `Keywords`)."""
         if not hasattr(self, "sentence_entities"):  # kept over a reload: they do not depend on it
             self.sentence_entities = SentenceEntities()
-            """NER's entities by sentence (`scrubbers.sentences`)."""
+            """NER's entities by sentence (`scrubbers.speed.sentences`)."""
 
     def process_text(self, text: str, language: str) -> NlpArtifacts:
-        """Presidio's artifacts of one text, NER run sentence by sentence (`scrubbers.sentences`)."""
+        """Presidio's artifacts of one text, NER run sentence by sentence (`scrubbers.speed.sentences`)."""
         return next(self._documents([text], language, 1))[1]
 
     def process_batch(self, texts, language, batch_size=1, n_process=1,  # type: ignore[no-untyped-def]

@@ -4,7 +4,7 @@ What changes from one trace to the next in an agent's texts is mostly the person
 "Check my accruals. This is <a name>, employee <an id>, SSN <a number> if you need it." Run as written,
 each of those sentences is new and goes through NER (the costliest step of a scrub); with the values
 other recognizers found replaced by stand-ins ("John Smith", "X-00000", "000-00-0000") they are one
-sentence, run once (`scrubbers.sentences` keeps NER's entities by sentence).
+sentence, run once (`scrubbers.speed.sentences` keeps NER's entities by sentence).
 
 A value is masked only when it is removed without NER: a detection of a recognizer other than NER that
 passes its threshold and every allow rule on its own (`Analyzer._finish`). So masking never keeps

@@ -29,11 +29,11 @@ from presidio_analyzer.predefined_recognizers import (
 )
 from spacy.tokens import Doc
 
-from scrubbers.context import DIGIT_ENTITIES, PLACEHOLDER
-from scrubbers.gates import gate_recognizers
-from scrubbers.masking import Masked, mask
+from scrubbers.trace_state.context import DIGIT_ENTITIES, PLACEHOLDER
+from scrubbers.speed import gate_recognizers
+from scrubbers.speed import Masked, mask
 from scrubbers.policy import ScrubPolicy
-from scrubbers.presidio_engine import (
+from scrubbers.analysis.presidio_adapter import (
     GroupedAnalyzerEngine,
     InPlaceContextEnhancer,
     LazyArtifacts,
@@ -41,7 +41,7 @@ from scrubbers.presidio_engine import (
     SettledRegistry,
 )
 from scrubbers.recognizers.registry import Refiner, build_recognizers
-from scrubbers.structure import normalise_key
+from scrubbers.structure.decoding import normalise_key
 
 LANGUAGE = "en"
 BLOB = "BLOB"
@@ -191,7 +191,7 @@ class Analyzer:
 
     def _recognized(self, texts: list[str]) -> Iterator[list[Detection]]:
         """What Presidio's engine (every recognizer, NER's included) finds in each text, in batches:
-        NER reads the texts masked (`scrubbers.masking`) unless the policy turns that off."""
+        NER reads the texts masked (`scrubbers.speed.masking`) unless the policy turns that off."""
         if self.policy.ner_reads_masked and self._ner_recognizers:
             yield from self._recognized_masked(texts)
             return
@@ -219,7 +219,7 @@ class Analyzer:
 
     def _ner_entities(self, items: list[tuple[str, LazyArtifacts]], masked: list[Masked]) -> None:
         """NER's entities of each text, read masked, set on its artifacts; a text where NER's reading
-        reaches past a stand-in is read as written instead (`scrubbers.masking`)."""
+        reaches past a stand-in is read as written instead (`scrubbers.speed.masking`)."""
         engine, batch_size = self.nlp_engine, self.policy.batch_size
         nlp = engine.nlp[LANGUAGE]
         found = engine.sentence_entities.entities(nlp, [m.text for m in masked], batch_size)
@@ -305,7 +305,7 @@ def policy_recognizers(policy: ScrubPolicy) -> list[EntityRecognizer]:
 
 def _place_entities(doc: Doc, masked: Masked, spans: list[tuple[int, int, str]]) -> bool:
     """Sets NER's entities, found in the masked text, on the document of the text as written; False
-    where one reaches past a stand-in (`scrubbers.masking`) or does not land on the text's tokens."""
+    where one reaches past a stand-in (`scrubbers.speed.masking`) or does not land on the text's tokens."""
     entities = []
     for start, end, label in spans:
         if masked.inside(start, end):

@@ -5,8 +5,8 @@ e-mail>). If I do not use all my PTO this year, how much carries into next year?
 sentence is new. A text is cut at its sentence ends (`sentences`); NER runs on each sentence not seen before,
 its entities are kept by a digest of the sentence (`SentenceEntities`, bounded), and the text's document
 gets the entities of its sentences at their places in it. The analyzer hands it each text with the values
-the other recognizers found masked (`scrubbers.masking`), so that sentences differing only in those values
-are one sentence, run once.
+the other recognizers found masked (`scrubbers.speed.masking`), so that sentences differing only in those
+values are one sentence, run once.
 
 A cut is made at the white space after a sentence's end mark (`.`, `!`, `?`, with closing quotes or
 brackets) and before an upper-case letter, a digit or an opening quote or bracket, unless the word before
@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 import regex
 
-from scrubbers.caches import SizedCache, text_digest
+from scrubbers.speed.caches import SizedCache, text_digest
 
 MIN_SENTENCE_CHARS = 40
 """A sentence shorter than this is run together with the next one (or the one before, at the end)."""

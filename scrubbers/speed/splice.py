@@ -19,8 +19,8 @@ from json.decoder import scanstring
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from scrubbers.keyrules import NOWHERE, KeyRules
-from scrubbers.structure import SCHEMA_LABELS, style_encoder
+from scrubbers.structure.keyrules import NOWHERE, KeyRules
+from scrubbers.structure.decoding import SCHEMA_LABELS, style_encoder
 
 if TYPE_CHECKING:
     from scrubbers.policy import ScrubPolicy
@@ -129,12 +129,12 @@ class Spliced:
 
 
 class Walker(Protocol):
-    """What the splicer needs of the plan builder it works for (`scrubbers.plan.PlanBuilder`)."""
+    """What the splicer needs of the plan builder it works for (`scrubbers.structure.plan.PlanBuilder`)."""
 
     policy: ScrubPolicy
     rules: KeyRules
     state: Any
-    """The plan under construction: `leaves`, `nested`, `parts` (`scrubbers.plan.PlanState`)."""
+    """The plan under construction: `leaves`, `nested`, `parts` (`scrubbers.structure.plan.PlanState`)."""
 
     def walk(self, value: Any, key: str | None, hint: Any, depth: int, position: int) -> Any:
         """The template of a value, exactly as the whole-string walk makes it."""

@@ -7,10 +7,10 @@ caller redacts a field with a hit whole and counts it.
 
 from __future__ import annotations
 
-from scrubbers.caches import SizedCache
-from scrubbers.context import ScrubContext
-from scrubbers.disguise import view_of
-from scrubbers.output_match import digit_runs, word_tokens
+from scrubbers.speed import SizedCache
+from scrubbers.trace_state.context import ScrubContext
+from scrubbers.structure.disguise import view_of
+from scrubbers.speed import digit_runs, word_tokens
 
 CHECKED_MAX = 20_000
 """Output-check answers kept per trace (histories repeat in every model call)."""

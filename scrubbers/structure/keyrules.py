@@ -1,5 +1,5 @@
 """Which key rule applies to each member of a JSON object: one rule, used by the whole-value walk
-(`scrubbers.plan`) and the member-by-member one (`scrubbers.splice`) alike.
+(`scrubbers.structure.plan`) and the member-by-member one (`scrubbers.speed.splice`) alike.
 
 Fail closed, and no exemption that data can switch on for itself:
 - a JSON schema keeps its labels (`"title": "Employee Id"`) only where a schema goes: a tool
@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import regex
 
-from scrubbers.structure import is_schema, normalise_key
+from scrubbers.structure.decoding import is_schema, normalise_key
 
 if TYPE_CHECKING:
-    from scrubbers.analysis import Analyzer
+    from scrubbers.analysis.analyzer import Analyzer
     from scrubbers.policy import ScrubPolicy
 
 Hint = "tuple[str, bool] | None"
