@@ -282,7 +282,7 @@ class ScrubEngine:
             self._filled.clear()
         return fill(plan.template, leaves, outputs, self._encode_failed, visited, self._filled)
 
-    def _to_visit(self, plan: Plan, ctx: ScrubContext, start: int) -> list[int]:
+    def _to_visit(self, plan: Plan, ctx: ScrubContext, start: int) -> Sequence[int]:
         """Indices from `start` on of the leaves that may change in this trace as it stands, in order."""
         if ctx.might_match(plan.words) and plan.parts is not None:
             # member by member: most members hold none of the known values
@@ -296,19 +296,18 @@ class ScrubEngine:
                  if leaves[index].kind == PROSE and ctx.might_match(leaves[index].words)]
         return sorted({*dirty, *known}) if dirty and known else dirty or known
 
-    def _dirty(self, plan: Plan) -> list[int]:
+    def _dirty(self, plan: Plan) -> tuple[int, ...]:
         if plan.parts is not None:  # a spliced string: its shared members know theirs
-            plan.dirty = [offset + index for offset, part in plan.parts
-                          for index in (part.dirty if part.dirty is not None else self._dirty(part))]
-            return plan.dirty
+            dirty = [offset + index for offset, part in plan.parts
+                     for index in (part.dirty if part.dirty is not None else self._dirty(part))]
+            return plan.settle_dirty(dirty)
         limit = self.policy.ner_max_chars
-        plan.dirty = [
+        return plan.settle_dirty([
             index for index, leaf in enumerate(plan.leaves)
             if leaf.kind != PROSE or leaf.fixed_unicode or leaf.blobs or len(leaf.masked) > limit
             or (leaf.masked.strip() and self.detections(leaf.view.text) != [])
             or any(self.detections(decoded.text) != [] for decoded in leaf.view.decoded)
-        ]
-        return plan.dirty
+        ])
 
     def _encode_failed(self) -> str:
         self._counts.redacted_on_error += 1

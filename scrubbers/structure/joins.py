@@ -88,7 +88,7 @@ class Joiner:
 
     def _of_plan(self, plan: Plan, key: str | None) -> tuple[Window, ...]:
         if plan.windows is None:
-            plan.windows = self._read_plan(plan, key)
+            plan.settle_windows(self._read_plan(plan, key))
         return plan.windows
 
     def _read_plan(self, plan: Plan, key: str | None) -> tuple[Window, ...]:
@@ -118,8 +118,7 @@ class Joiner:
             _collect(plan.template, plan.leaves, found, self)
             cached = tuple(found)
             self._remember(cache_key, cached)
-        plan.windows = cached
-        return cached
+        return plan.settle_windows(cached)
 
     def _remember(self, cache_key: tuple[Any, str], windows: tuple[Window, ...]) -> None:
         self._windows[cache_key] = windows

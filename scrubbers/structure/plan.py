@@ -15,7 +15,7 @@ each new call repeats are shared too, and its plan's `parts` let per-trace work 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -127,9 +127,14 @@ class Sub:
 
 
 class Plan:
-    """A value's template and its leaves in reading order (placeholders are numbered in that order)."""
+    """A value's template and its leaves in reading order (placeholders are numbered in that order).
 
-    __slots__ = ("template", "leaves", "size", "nested", "source", "dirty", "parts", "windows", "_words",
+    The engine caches a string's plan and shares it with every trace that writes the string, so a plan
+    holds nothing of a trace. Once built it changes only by two memos of its own, each set once and never
+    rewritten (`settle_dirty`, `settle_windows`): what they hold depends on the text and the policy alone.
+    """
+
+    __slots__ = ("template", "leaves", "size", "nested", "source", "_dirty", "parts", "_windows", "_words",
                  "_texts")
 
     def __init__(self, template: Any, leaves: list[Leaf], size: int, nested: int = 0,
@@ -138,18 +143,38 @@ class Plan:
         self.size = size  # characters of the source text, for the cache's budget
         self.nested = nested  # strings in it that held JSON or a repr
         self.source = source  # the string the plan was built from (None for other values)
-        self.dirty: list[int] | None = None
-        """Indices of the leaves that change in any trace: under a key rule, constant, or prose with a
-        detection, a blob, a mended surrogate or too long for NER. Any other leaf changes only where one
-        of the trace's known values occurs in it. Set by the engine once the texts are analysed."""
+        self._dirty: tuple[int, ...] | None = None
         self.parts: list[tuple[int, Plan]] | None = None
         """For a spliced string: the shared plans of its members with their first leaf's index, which
         together hold every leaf (so work per member can be shared too)."""
-        self.windows: tuple | None = None
-        """The borders inside the plan (`scrubbers.structure.joins.Window`s), once the joiner has read them:
-        they depend on its template and leaves alone, and a cached plan is shared by every trace."""
+        self._windows: tuple | None = None
         self._words: frozenset[str] | None = None
         self._texts: list[str] | None = None
+
+    @property
+    def dirty(self) -> tuple[int, ...] | None:
+        """Indices of the leaves that change in any trace: under a key rule, constant, or prose with a
+        detection, a blob, a mended surrogate or too long for NER. Any other leaf changes only where one
+        of the trace's known values occurs in it. None until the engine settles it (texts analysed)."""
+        return self._dirty
+
+    def settle_dirty(self, indices: Iterable[int]) -> tuple[int, ...]:
+        """Sets `dirty` once (a later call keeps the first answer) and gives it."""
+        if self._dirty is None:
+            self._dirty = tuple(indices)
+        return self._dirty
+
+    @property
+    def windows(self) -> tuple | None:
+        """The borders inside the plan (`scrubbers.structure.joins.Window`s), once the joiner has read them:
+        they depend on its template and leaves alone. None until then."""
+        return self._windows
+
+    def settle_windows(self, windows: tuple) -> tuple:
+        """Sets `windows` once (a later call keeps the first answer) and gives it."""
+        if self._windows is None:
+            self._windows = windows
+        return self._windows
 
     @property
     def texts(self) -> list[str]:
