@@ -35,8 +35,9 @@ def use_engine(kind: str) -> None:
     """Every engine this process and the workers it starts build from now on is of `kind`."""
     if kind not in ENGINES:
         raise PromoteError(f"unknown scrub engine {kind!r}", hint=f"choose one of: {', '.join(ENGINES)}")
-    os.environ[ENGINE_VARIABLE] = kind
-    _cached.cache_clear()
+    if (os.environ.get(ENGINE_VARIABLE) or "fast") != kind:
+        os.environ[ENGINE_VARIABLE] = kind
+        _cached.cache_clear()  # the engines loaded so far are of the other kind
 
 
 def engine(policy: str | Path | None = None, key_file: str | Path | None = None) -> ScrubEngine:

@@ -10,6 +10,7 @@ import pytest
 from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
 
 from promote.cli.main import main
+from promote.scrubbing import ENGINE_VARIABLE, use_engine
 from scrubbers import ScrubEngine, load_policy
 from scrubbers.reference import ReferenceScrubEngine
 from tests.test_scrub_fixtures import JSONL_FILES, TRACES, _string_attributes
@@ -48,11 +49,12 @@ def test_the_reference_path_is_plain_presidio(engines):
 
 
 def test_promote_scrub_engine_reference_writes_the_same_bytes(tmp_path, monkeypatch):
-    monkeypatch.delenv("PROMOTE_SCRUB_ENGINE", raising=False)
+    monkeypatch.setenv(ENGINE_VARIABLE, "fast")  # `--engine` chooses for the whole process: undone after
     source = TRACES / "adk2.otlp.jsonl"
     outputs = {}
     for kind in ("fast", "reference"):
         outputs[kind] = tmp_path / f"{kind}.otlp.jsonl"
         assert main(["scrub", str(source), "-o", str(outputs[kind]), "--workers", "1", "--engine", kind]) == 0
+    use_engine("fast")
     assert outputs["fast"].read_bytes() == outputs["reference"].read_bytes()
     assert b"<PERSON_1>" in outputs["fast"].read_bytes()

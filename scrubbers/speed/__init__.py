@@ -13,8 +13,9 @@ that importing this package loads nothing heavy and no import cycle forms throug
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from scrubbers._lazy import lazy_names
 
 if TYPE_CHECKING:
     from scrubbers.speed.caches import Sightings, SizedCache
@@ -27,31 +28,24 @@ if TYPE_CHECKING:
     from scrubbers.speed.splice import Member, Spliced, Splicer
 
 _HOMES = {
-    "Detector": "detector",
-    "Masked": "masking",
-    "Member": "splice",
-    "NumberMatcher": "output_match",
-    "RUN_DIGITS": "output_match",
-    "SentenceEntities": "sentences",
-    "Sightings": "caches",
-    "SizedCache": "caches",
-    "Spliced": "splice",
-    "Splicer": "splice",
-    "ValueMatcher": "output_match",
-    "digit_runs": "output_match",
-    "fill": "filling",
-    "gate_recognizers": "gates",
-    "mask": "masking",
-    "word_tokens": "output_match",
+    "Detector": "scrubbers.speed.detector",
+    "Masked": "scrubbers.speed.masking",
+    "Member": "scrubbers.speed.splice",
+    "NumberMatcher": "scrubbers.speed.output_match",
+    "RUN_DIGITS": "scrubbers.speed.output_match",
+    "SentenceEntities": "scrubbers.speed.sentences",
+    "Sightings": "scrubbers.speed.caches",
+    "SizedCache": "scrubbers.speed.caches",
+    "Spliced": "scrubbers.speed.splice",
+    "Splicer": "scrubbers.speed.splice",
+    "ValueMatcher": "scrubbers.speed.output_match",
+    "digit_runs": "scrubbers.speed.output_match",
+    "fill": "scrubbers.speed.filling",
+    "gate_recognizers": "scrubbers.speed.gates",
+    "mask": "scrubbers.speed.masking",
+    "word_tokens": "scrubbers.speed.output_match",
 }
 
 __all__ = sorted(_HOMES)
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'scrubbers.speed' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"scrubbers.speed.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES, globals())
