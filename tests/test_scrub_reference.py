@@ -58,3 +58,11 @@ def test_promote_scrub_engine_reference_writes_the_same_bytes(tmp_path, monkeypa
     use_engine("fast")
     assert outputs["fast"].read_bytes() == outputs["reference"].read_bytes()
     assert b"<PERSON_1>" in outputs["fast"].read_bytes()
+
+
+def test_the_reference_engine_is_refused_on_a_dask_cluster(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv(ENGINE_VARIABLE, "fast")
+    code = main(["scrub", str(TRACES / "adk2.otlp.jsonl"), "-o", str(tmp_path / "out.jsonl"),
+                 "--engine", "reference", "--dask", "local"])
+    assert code == 2 and "--engine reference runs on this machine only" in capsys.readouterr().err
+    assert not (tmp_path / "out.jsonl").exists()
