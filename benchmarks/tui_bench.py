@@ -28,7 +28,6 @@ import json  # noqa: E402
 import os  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
-import tempfile  # noqa: E402
 import threading  # noqa: E402
 import traceback  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -192,12 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures, indent=1))
         return 1 if figures["fields_with_lost_or_reordered_keys"] else 0
     if args.measure:
-        with tempfile.TemporaryDirectory() as scratch:
-            # A fresh eval repo and state folder: no recovery offer from an earlier run stops the open.
-            repo = Path(scratch) / "evals-repo"
-            (repo / "evals" / "cases").mkdir(parents=True)
-            subprocess.run(["git", "init", "-q", str(repo)], check=True)
-            os.environ["XDG_STATE_HOME"] = str(Path(scratch) / "state")
+        from benchmarks.tui_scratch import fresh_eval_repo
+
+        with fresh_eval_repo() as repo:
             figures = asyncio.run(measure(args.export, repo, args.full_wait_s, args.why))
         print(json.dumps(figures))
         return 0

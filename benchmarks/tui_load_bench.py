@@ -23,7 +23,6 @@ import json  # noqa: E402
 import os  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
-import tempfile  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 
@@ -100,12 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the fresh process
     args = parser.parse_args(argv)
     if args.measure:
-        with tempfile.TemporaryDirectory() as scratch:
-            # A fresh eval repo and state folder: no recovery offer from an earlier run stops the open.
-            repo = Path(scratch) / "evals-repo"
-            (repo / "evals" / "cases").mkdir(parents=True)
-            subprocess.run(["git", "init", "-q", str(repo)], check=True)
-            os.environ["XDG_STATE_HOME"] = str(Path(scratch) / "state")
+        from benchmarks.tui_scratch import fresh_eval_repo
+
+        with fresh_eval_repo() as repo:
             figures = asyncio.run(measure(args.export, repo, args.full_wait_s))
         print(json.dumps(figures))
         return 0
