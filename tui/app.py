@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
 from tui import seams
-from tui.edit_session import EditSession
 from tui.loader import Loader
-from tui.recovery import RecoveryUnreadable
 from tui.screens.browser import BrowserScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
-from tui.screens.promote import PromoteScreen
+
+if TYPE_CHECKING:  # the editor is imported when a case opens: the browser's first rows come sooner
+    from tui.edit_session import EditSession
 
 LIGHT, DARK = "textual-light", "textual-dark"
 SHOWN_ELSEWHERE = {"help", "toggle_theme", "quit", "command_palette"}
@@ -72,6 +72,8 @@ class PromoteApp(App[int]):
         start = self.repo_dir or (self.case_path.parent if self.case_path else Path.cwd())
         self.repo = seams.EvalRepo.find(start)
         if self.case_path is not None:
+            from tui.edit_session import EditSession
+
             self._first_session = EditSession.from_file(self.case_path, repo=self.repo)
 
     def on_mount(self) -> None:
@@ -84,6 +86,9 @@ class PromoteApp(App[int]):
 
     def open_session(self, session: EditSession) -> None:
         """Edit a case; a recovery file left by an earlier run is offered first."""
+        from tui.recovery import RecoveryUnreadable
+        from tui.screens.promote import PromoteScreen
+
         try:
             recovered = session.recovered()
         except RecoveryUnreadable as exc:
@@ -119,7 +124,7 @@ class PromoteApp(App[int]):
         self.theme = LIGHT if self.theme == DARK else DARK
 
     async def action_quit(self) -> None:
-        editing = [screen for screen in self.screen_stack if isinstance(screen, PromoteScreen)]
+        editing = [screen for screen in self.screen_stack if hasattr(screen, "session")]  # editors
         if not any(screen.session.dirty for screen in editing):
             self.exit(0)
             return

@@ -23,7 +23,7 @@ from textual.widgets import Footer, Header, Input
 from promote.errors import PromoteError
 from promote.source.scrub import ScrubbedTrace
 from tui import seams
-from tui.edit_session import EditSession, pending_recoveries
+from tui.recovery import pending_recoveries
 from tui.loader import Loader
 from tui.messages import LoadProgressed, TurnsRead, TurnsScrubbed
 from tui.pipe import LoadFailed, ReadDone, RowsRead, TracesScrubbed
@@ -279,6 +279,10 @@ class BrowserScreen(Screen):
 
     @work(thread=True, group="draft", exclusive=True, name="open turn")
     def _open(self, key: str) -> None:
+        # the editor loads with the first turn opened, here off the UI thread, not at start
+        import tui.screens.promote  # noqa: F401
+        from tui.edit_session import EditSession
+
         row = self.rows[key]
         scrubbed = self.scrubbed[row.trace_id]
         try:
