@@ -4,11 +4,14 @@ and the fast engine write the same bytes for every fixture export, through the l
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
 
+from promote.batch import run as batch_run
+from promote.batch.workers import make_engine
 from promote.cli.main import main
 from promote.scrubbing import ENGINE_VARIABLE, use_engine
 from scrubbers import ScrubEngine, load_policy
@@ -66,3 +69,43 @@ def test_the_reference_engine_is_refused_on_a_dask_cluster(tmp_path, capsys, mon
                  "--engine", "reference", "--dask", "local"])
     assert code == 2 and "--engine reference runs on this machine only" in capsys.readouterr().err
     assert not (tmp_path / "out.jsonl").exists()
+
+
+
+EXPORTS = sorted(path for path in TRACES.rglob("*") if path.is_file() and path.name not in
+                 ("README.md", "expected.json", "LICENSE"))
+
+
+@pytest.fixture(scope="module")
+def both_ways(tmp_path_factory) -> dict[str, dict[Path, bytes]]:
+    """What `promote scrub` writes for every fixture export with each engine. A run builds its engine
+    anew (the model loaded again); here each kind's engine is built once and serves every run, which
+    the engine allows (its caches never change an output: `tests/test_scrub_plan_sharing.py`)."""
+    scratch = tmp_path_factory.mktemp("both-ways")
+    written: dict[str, dict[Path, bytes]] = {}
+    previous = os.environ.get(ENGINE_VARIABLE)
+    built: dict[str, object] = {}
+    patch = pytest.MonkeyPatch()
+    patch.setattr(batch_run, "make_engine", lambda policy, key: built.setdefault(
+        os.environ.get(ENGINE_VARIABLE) or "fast", make_engine(policy, key)))
+    try:
+        for kind in ("fast", "reference"):
+            for number, source in enumerate(EXPORTS):
+                target = scratch / f"{kind}-{number}-{source.name}"
+                assert main(["scrub", str(source), "-o", str(target), "--workers", "1", "--engine", kind]) == 0
+                written.setdefault(kind, {})[source] = target.read_bytes()
+    finally:
+        patch.undo()
+        use_engine("fast")
+        if previous is None:
+            os.environ.pop(ENGINE_VARIABLE, None)
+        else:
+            os.environ[ENGINE_VARIABLE] = previous
+    return written
+
+
+@pytest.mark.parametrize("source", EXPORTS, ids=lambda path: str(path.relative_to(TRACES)))
+def test_every_fixture_export_scrubs_to_the_same_bytes_both_ways(source: Path, both_ways) -> None:
+    """Every format, producer and compression of `fixtures/traces/`: what `promote scrub` writes with the
+    fast engine is what the reference path writes."""
+    assert both_ways["fast"][source] == both_ways["reference"][source]
