@@ -92,7 +92,8 @@ def both_ways(tmp_path_factory) -> dict[str, dict[Path, bytes]]:
         for kind in ("fast", "reference"):
             for number, source in enumerate(EXPORTS):
                 target = scratch / f"{kind}-{number}-{source.name}"
-                assert main(["scrub", str(source), "-o", str(target), "--workers", "1", "--engine", kind]) == 0
+                command = ["scrub", str(source), "-o", str(target), "--workers", "1", "--engine", kind]
+                assert main(command) == 0
                 written.setdefault(kind, {})[source] = target.read_bytes()
     finally:
         patch.undo()
