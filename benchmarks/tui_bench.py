@@ -26,7 +26,6 @@ import asyncio  # noqa: E402
 import collections  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
 import traceback  # noqa: E402
@@ -197,32 +196,20 @@ def main(argv: list[str] | None = None) -> int:
             figures = asyncio.run(measure(args.export, repo, args.full_wait_s, args.why))
         print(json.dumps(figures))
         return 0
-    from benchmarks.gen_exports import ROOT, generate
+    from benchmarks.gen_exports import generate
+    from benchmarks.tui_scratch import compile_sources, measure_in_fresh_process
 
     export = args.export or Path(generate(args.size_mb)["path"])
     if not args.no_compile:
-        # As after a first run of an installed promote: its bytecode is on disk (this machine sets
-        # PYTHONDONTWRITEBYTECODE, so without this every launch compiles the sources: ~1 s more).
-        import compileall
-
-        for package in ("promote", "tui", "scrubbers"):
-            compileall.compile_dir(ROOT / package, quiet=2)
+        compile_sources()
     command = [sys.executable, "-m", "benchmarks.tui_bench", "--measure", "--export", str(export),
                "--full-wait-s", str(args.full_wait_s), *(["--why"] if args.why else [])]
-    load = os.getloadavg()[0]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode:
-        sys.stderr.write(done.stderr)
-        return done.returncode
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
-    figures["export"] = str(export)
-    figures["export_mb"] = round(export.stat().st_size / 1e6, 1)
-    figures["load_average_1min_before"] = round(load, 2)
-    figures["cores"] = os.cpu_count()
+    figures = measure_in_fresh_process(command, export)
+    if figures is None:
+        return 1
     figures["bytecode_compiled_first"] = not args.no_compile
     print(json.dumps(figures, indent=1))
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

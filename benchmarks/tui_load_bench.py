@@ -20,8 +20,6 @@ LAUNCHED = time.perf_counter()  # before anything of the UI is imported
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import json  # noqa: E402
-import os  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -105,26 +103,18 @@ def main(argv: list[str] | None = None) -> int:
             figures = asyncio.run(measure(args.export, repo, args.full_wait_s))
         print(json.dumps(figures))
         return 0
-    from benchmarks.gen_exports import ROOT, generate
+    from benchmarks.gen_exports import generate
+    from benchmarks.tui_scratch import compile_sources, measure_in_fresh_process
 
     export = args.export or Path(generate(args.size_mb)["path"])
-    import compileall
-
-    for package in ("promote", "tui", "scrubbers"):  # as after a first run of an installed promote
-        compileall.compile_dir(ROOT / package, quiet=2)
+    compile_sources()
     command = [sys.executable, "-m", "benchmarks.tui_load_bench", "--measure", "--export", str(export),
                "--full-wait-s", str(args.full_wait_s)]
-    load = os.getloadavg()[0]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode:
-        sys.stderr.write(done.stderr)
-        return done.returncode
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
-    figures.update(export=str(export), export_mb=round(export.stat().st_size / 1e6, 1),
-                   load_average_1min_before=round(load, 2), cores=os.cpu_count())
+    figures = measure_in_fresh_process(command, export)
+    if figures is None:
+        return 1
     print(json.dumps(figures, indent=1))
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())
