@@ -27,10 +27,9 @@ from pydantic import Field, ValidationError
 from ruamel.yaml.error import YAMLError
 
 from promote.case.case_limits import read_case_text, refuse_deep_or_huge
-from promote.case.model import Case, Entity, Tenant
+from promote.case.model import Entity, Tenant
 from promote.case.validate import case_files_under
 from promote.case.yaml_config import yaml_factory
-from promote.case.yaml_io import load_tree
 from promote.errors import PromoteError
 from promote.models import Model
 
@@ -125,19 +124,6 @@ class EvalRepo:
         """`<prefix>_<NNN>` with NNN one above the highest number in use for that prefix (001 first)."""
         return next_free_id(prefix, (path.stem for path in self.case_files()))
 
-    def find_duplicate(self, user_input: str, tool_names: list[str]) -> Path | None:
-        """The first case with the same input (whitespace aside) and the same tool-name trajectory."""
-        wanted = _normal(user_input)
-        for path in self.case_files():
-            try:
-                case = Case.model_validate(load_tree(path))
-            except (PromoteError, ValidationError):
-                continue  # not a readable case: `promote validate` reports it, drafting need not
-            names = [call.name for call in case.expected_tools.calls] if case.expected_tools else []
-            if _normal(case.input) == wanted and names == tool_names:
-                return path
-        return None
-
     def sme_identity(self, by: str | None = None) -> str:
         """`by`, else git `user.name` (or `user.email`) of the repo, else the login name."""
         if by:
@@ -187,10 +173,6 @@ def _cases_dir(root: Path) -> Path:
     special = {(root / CONFIG).resolve(), (root / CATALOG).resolve()}
     cases = [path for path in case_files_under(root / "evals") if path.resolve() not in special]
     return cases[0].parent if cases else default
-
-
-def _normal(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _read_yaml(path: Path, what: str) -> Any:
