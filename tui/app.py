@@ -124,7 +124,9 @@ class PromoteApp(App[int]):
         self.theme = LIGHT if self.theme == DARK else DARK
 
     async def action_quit(self) -> None:
-        editing = [screen for screen in self.screen_stack if hasattr(screen, "session")]  # editors
+        from tui.screens.promote import PromoteScreen  # loaded already if a case was ever opened
+
+        editing = [screen for screen in self.screen_stack if isinstance(screen, PromoteScreen)]
         if not any(screen.session.dirty for screen in editing):
             self.exit(0)
             return

@@ -7,10 +7,9 @@ caller redacts a field with a hit whole and counts it.
 
 from __future__ import annotations
 
-from scrubbers.speed import SizedCache
-from scrubbers.trace_state.context import ScrubContext
+from scrubbers.speed import SizedCache, digit_runs, word_tokens
 from scrubbers.structure.disguise import view_of
-from scrubbers.speed import digit_runs, word_tokens
+from scrubbers.trace_state.context import ScrubContext
 
 CHECKED_MAX = 20_000
 """Output-check answers kept per trace (histories repeat in every model call)."""
