@@ -44,11 +44,10 @@ SNIPPETS_SECONDS = 0.3
 def serve(paths: list[Path], repo_start: Path | None, requests: Any, results: Any) -> None:
     """The child: stream rows, then scrubbed traces (a wanted one first), onto `results`.
 
-    The rows come first: only the reader is imported before the first ones are sent. The scrubber
-    (spaCy, seconds to load) and the eval repo are loaded after that, beside the reading."""
-    from promote.source.queue import ScrubQueue
-
-    queue = ScrubQueue()
+    The rows come first: only the reader is imported before the first ones are sent. The scrub queue
+    (with the case model), the scrubber (spaCy, seconds to load) and the eval repo are loaded after
+    that, beside the reading."""
+    handoff = _QueueHandoff()
     stop = threading.Event()
     first_sent = threading.Event()
 
@@ -58,14 +57,18 @@ def serve(paths: list[Path], repo_start: Path | None, requests: Any, results: An
             if isinstance(request, Stop):
                 stop.set()
                 first_sent.set()
-                queue.wake()
+                handoff.get().wake()
                 return
-            queue.want(request.trace_id)
+            handoff.get().want(request.trace_id)
 
     threading.Thread(target=listen, daemon=True).start()
-    reader = threading.Thread(target=_read, args=(paths, queue, results, stop, first_sent), daemon=True)
+    reader = threading.Thread(target=_read, args=(paths, handoff, results, stop, first_sent), daemon=True)
     reader.start()
     first_sent.wait()
+    from promote.source.queue import ScrubQueue
+
+    queue = ScrubQueue()
+    handoff.set(queue)
     from tui import seams
 
     engine = seams.engine()
@@ -82,7 +85,23 @@ def serve(paths: list[Path], repo_start: Path | None, requests: Any, results: An
     results.put(ScrubDone())
 
 
-def _read(paths: list[Path], queue: Any, results: Any, stop: threading.Event,
+class _QueueHandoff:
+    """The scrub queue, made once the first rows are sent: the reader and the listener wait for it."""
+
+    def __init__(self) -> None:
+        self._made = threading.Event()
+        self._queue: Any = None
+
+    def set(self, queue: Any) -> None:
+        self._queue = queue
+        self._made.set()
+
+    def get(self) -> Any:
+        self._made.wait()
+        return self._queue
+
+
+def _read(paths: list[Path], handoff: _QueueHandoff, results: Any, stop: threading.Event,
           first_sent: threading.Event) -> None:
     """The reader thread: rows of each agent trace as `read_traces` hands it on, batched; a trace goes to
     the scrub queue once its rows are sent (its snippets can never arrive before its rows)."""
@@ -98,10 +117,10 @@ def _read(paths: list[Path], queue: Any, results: Any, stop: threading.Event,
     def send() -> None:
         nonlocal rows, held, sent
         results.put(RowsRead(rows))
-        for trace in held:
-            queue.put(trace)
-        rows, held, sent = [], [], time.monotonic()
         first_sent.set()
+        for trace in held:
+            handoff.get().put(trace)
+        rows, held, sent = [], [], time.monotonic()
 
     try:
         for trace in read_traces(paths, skipped=skipped):
@@ -119,7 +138,7 @@ def _read(paths: list[Path], queue: Any, results: Any, stop: threading.Event,
         results.put(LoadFailed(f"cannot read the exports ({type(exc).__name__})"))
     finally:
         send()
-        queue.close()
+        handoff.get().close()
     results.put(ReadDone(len(skipped)))
 
 

@@ -6,7 +6,7 @@ import queue
 import shutil
 
 from tests.tui.conftest import EXPORT
-from tui.loader import _read
+from tui.loader import _QueueHandoff, _read
 from tui.pipe import RowsRead
 
 
@@ -26,7 +26,9 @@ def rows_read(paths) -> list:
     import threading
 
     results: queue.Queue = queue.Queue()
-    _read(paths, _Queue(), results, threading.Event(), threading.Event())
+    handoff = _QueueHandoff()
+    handoff.set(_Queue())
+    _read(paths, handoff, results, threading.Event(), threading.Event())
     rows = []
     while not results.empty():
         message = results.get()
