@@ -1,6 +1,7 @@
 """Loading a large export in the trace browser (issue 37's loading goals): launch to first rows, Enter on a
 row still scrubbing (feedback at once, the turn open once its trace is scrubbed), and the longest frame
-the UI thread was blocked. A benchmark, not a test.
+the UI thread was blocked: while reading, and from Enter until the promote screen has been up for
+OPENED_SETTLE_S (its first frames). A benchmark, not a test.
 
     .venv/bin/python -m benchmarks.gen_exports --size-mb 100 -o /tmp/load-100mb.otlp.jsonl
     .venv/bin/python -m benchmarks.tui_load_bench --export /tmp/load-100mb.otlp.jsonl
@@ -16,6 +17,9 @@ from __future__ import annotations
 import time
 
 LAUNCHED = time.perf_counter()  # before anything of the UI is imported
+
+OPENED_SETTLE_S = 0.5
+"""How long the frames after the promote screen opened are watched (its first layout, the views)."""
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
@@ -34,6 +38,13 @@ async def _until(done, limit_s: float = 120.0, step_s: float = 0.002) -> float:
     return time.perf_counter()
 
 
+def editing(app) -> bool:
+    """The promote screen is up. Its module is imported by the worker that opens the turn, not here: the
+    first rows are measured as `promote tui` gets them, before the editor is loaded."""
+    screen_type = getattr(sys.modules.get("tui.screens.promote"), "PromoteScreen", None)  # None: loading
+    return screen_type is not None and isinstance(app.screen, screen_type)
+
+
 async def measure(export: Path, repo: Path, full_wait_s: float) -> dict:
     from tui.loader import Loader
 
@@ -41,7 +52,6 @@ async def measure(export: Path, repo: Path, full_wait_s: float) -> dict:
     from benchmarks.tui_bench import BlockedFrames
     from tui.app import PromoteApp
     from tui.screens.browser import BrowserScreen
-    from tui.screens.promote import PromoteScreen
     from tui.widgets.turn_table import TurnTable
 
     since_launch = lambda moment: round(moment - LAUNCHED, 3)  # noqa: E731
@@ -68,20 +78,23 @@ async def measure(export: Path, repo: Path, full_wait_s: float) -> dict:
         row = browser.rows[keys[last]]
         figures["asked_turn_scrubbed_before"] = row.trace_id in browser.scrubbed
         notes = len(app._notifications)
+        before_enter, blocked.worst = blocked.worst, 0.0
         asked = time.perf_counter()
         # Not awaited: `pilot.press` waits for the app to be idle, and the turn may open before that.
         pressed = asyncio.create_task(pilot.press("enter"))
-        opened_screen = lambda: isinstance(app.screen, PromoteScreen)  # noqa: E731
+        opened_screen = lambda: editing(app)  # noqa: E731
         told = await _until(lambda: len(app._notifications) != notes or opened_screen())
         scrubbed_at = await _until(lambda: row.trace_id in browser.scrubbed or opened_screen())
         opened = await _until(opened_screen)
         await pressed
         await pilot.pause()
+        await asyncio.sleep(OPENED_SETTLE_S)  # the screen's first frames (its views come from a worker)
         figures.update(enter_feedback_ms=round((told - asked) * 1000, 1),
                        asked_turn_scrubbed_after_s=round(scrubbed_at - asked, 3),
                        open_once_scrubbed_s=round(opened - scrubbed_at, 3),
                        enter_to_open_s=round(opened - asked, 3),
-                       longest_blocked_frame_ms_overall=round(blocked.worst * 1000, 1),
+                       longest_blocked_frame_ms_opening=round(blocked.worst * 1000, 1),
+                       longest_blocked_frame_ms_overall=round(max(before_enter, blocked.worst) * 1000, 1),
                        frames_blocked_over_100ms=blocked.over_100ms)
         blocked.running = False
         await probe

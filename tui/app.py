@@ -10,13 +10,13 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from tui import seams
 from tui.loader import Loader
 from tui.screens.browser import BrowserScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 
-if TYPE_CHECKING:  # the editor is imported when a case opens: the browser's first rows come sooner
+if TYPE_CHECKING:  # the editor and the eval repo (the case model) load when needed: first rows sooner
+    from tui import seams
     from tui.edit_session import EditSession
 
 LIGHT, DARK = "textual-light", "textual-dark"
@@ -65,22 +65,29 @@ class PromoteApp(App[int]):
         self.now = now
         self.theme = DARK if dark else LIGHT
         self.repo: seams.EvalRepo | None = None
+        """The eval repo of `--case`; with exports only, the browser finds it (after its first rows)."""
         self._first_session: EditSession | None = session
+        self._prepared = False
+
+    def _repo_start(self) -> Path:
+        return self.repo_dir or (self.case_path.parent if self.case_path else Path.cwd())
 
     def prepare(self) -> None:
-        """Find the eval repo and load `--case` (raises PromoteError for what a user can fix)."""
-        start = self.repo_dir or (self.case_path.parent if self.case_path else Path.cwd())
-        self.repo = seams.EvalRepo.find(start)
+        """Load `--case` and find its eval repo (raises PromoteError for what a user can fix)."""
+        self._prepared = True
         if self.case_path is not None:
+            from tui import seams
             from tui.edit_session import EditSession
 
+            self.repo = seams.EvalRepo.find(self._repo_start())
             self._first_session = EditSession.from_file(self.case_path, repo=self.repo)
 
     def on_mount(self) -> None:
-        if self.repo is None:
+        if not self._prepared:
             self.prepare()
         if self.exports:
-            self.push_screen(BrowserScreen(self.exports, self.repo, loader=self.loader))
+            self.push_screen(BrowserScreen(self.exports, self._repo_start(), loader=self.loader,
+                                           repo=self.repo))
         if self._first_session is not None:
             self.open_session(self._first_session)
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from promote.source.scrub import ScrubbedTrace
-from tui.pipe import SnippetUpdate
-from tui.turn_rows import TurnRow
+if TYPE_CHECKING:  # names only: the browser's first rows come before the core's models are imported
+    from promote.source.scrub import ScrubbedTrace
+    from tui.pipe import SnippetUpdate
+    from tui.turn_rows import TurnRow
 
 
 @dataclass

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from promote.trace_model import Trace, Turn
+if TYPE_CHECKING:  # the UI process unpickles rows at start: the trace model loads only in the loader child
+    from promote.trace_model import Trace, Turn
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,9 @@ it sends (`tui.pipe` messages): each trace's rows as soon as it is read, then ea
 its rows' input snippets (and whether the eval repo already holds the turn). Raw text stays in the loader
 process: this screen only transports and shows.
 Enter opens a turn: its trace is scrubbed first if it is not yet, then drafted, then edited.
+
+Only what the first rows need loads before them: the eval repo (and with it the case model) is found in a
+worker once they are listed; the turns with unsaved edits from an earlier run are marked ✎ when it is.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import gc
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -21,9 +25,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input
 
 from promote.errors import PromoteError
-from promote.source.scrub import ScrubbedTrace
-from tui import seams
-from tui.recovery import pending_recoveries
 from tui.loader import Loader
 from tui.messages import LoadProgressed, TurnsRead, TurnsScrubbed
 from tui.pipe import LoadFailed, ReadDone, RowsRead, TracesScrubbed
@@ -31,6 +32,10 @@ from tui.turn_rows import TurnRow
 from tui.widgets.filter_bar import FilterBar, TurnFilter
 from tui.widgets.load_progress import LoadProgress
 from tui.widgets.turn_table import COLUMNS, TurnTable
+
+if TYPE_CHECKING:
+    from promote.source.scrub import ScrubbedTrace
+    from tui import seams
 
 FLUSH_SECONDS = 0.5
 
@@ -47,11 +52,15 @@ class BrowserScreen(Screen):
         Binding("escape", "focus_table", "Table", show=False, tooltip="Back to the table of turns"),
     ]
 
-    def __init__(self, exports: list[Path], repo: seams.EvalRepo | None,
-                 loader: Loader | None = None) -> None:
+    def __init__(self, exports: list[Path], repo_start: Path, loader: Loader | None = None,
+                 repo: seams.EvalRepo | None = None) -> None:
+        """`repo_start`: where the eval repo is looked for; `repo`: the eval repo, when already found."""
         super().__init__()
         self.exports = exports
+        self.repo_start = repo_start
         self.repo = repo
+        self._repo_lock = threading.Lock()
+        self._repo_sought = False
         self.loader: Loader | None = loader
         self.scrubbed: dict[str, ScrubbedTrace] = {}
         self.saved: dict[str, str] = {}
@@ -82,11 +91,7 @@ class BrowserScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = ", ".join(path.name for path in self.exports)
-        table = self.query_one(TurnTable)
-        table.focus()
-        self.pending = pending_recoveries(self.repo)
-        table.recovering = {source.removeprefix("trace:") for source in self.pending
-                            if source.startswith("trace:")}
+        self.query_one(TurnTable).focus()
         self.set_interval(FLUSH_SECONDS, self._flush, name="flush loaded turns")
         self._load()
 
@@ -101,7 +106,7 @@ class BrowserScreen(Screen):
     def _load(self) -> None:
         """Relay the loader process's messages to this screen (the thread mostly waits on a pipe)."""
         if self.loader is None:
-            self.loader = Loader(self.exports, self.repo.root if self.repo is not None else None)
+            self.loader = Loader(self.exports, self.repo_start)
         for message in self.loader.messages():
             if self._stop.is_set():
                 break
@@ -118,6 +123,41 @@ class BrowserScreen(Screen):
         self.scrubbing_done = True
         self._post_progress()
         self.loader.stop()
+
+    def eval_repo(self) -> seams.EvalRepo:
+        """The eval repo, found on first use (from a worker: it imports the case model, ~0.3 s)."""
+        with self._repo_lock:
+            if self.repo is None:
+                from tui import seams
+
+                self.repo = seams.EvalRepo.find(self.repo_start)
+            return self.repo
+
+    def _seek_repo_once(self) -> None:
+        """Once the first rows are listed (or reading ended without any): the eval repo and its recovery
+        files, in a worker."""
+        if not self._repo_sought:
+            self._repo_sought = True
+            self._find_recoveries()
+
+    @work(thread=True, group="repo", name="find the eval repo and its recovery files")
+    def _find_recoveries(self) -> None:
+        from tui.recovery import pending_recoveries
+
+        pending = pending_recoveries(self.eval_repo())
+        if not self._stop.is_set():
+            self.app.call_from_thread(self._recoveries_found, pending)
+
+    def _recoveries_found(self, pending: set[str]) -> None:
+        self.pending = pending
+        table = self.query_one(TurnTable)
+        table.recovering |= {source.removeprefix("trace:") for source in pending
+                             if source.startswith("trace:")}
+        # Rows promoted before this arrived: their case may be the one with unsaved edits.
+        table.recovering |= {key for key, row in self.rows.items()
+                             if row.promoted and f"case:{Path(row.promoted).resolve()}" in pending}
+        self._changed_keys |= table.recovering & self.rows.keys()
+        self._flush()
 
     def _post_progress(self) -> None:
         self.post_message(LoadProgressed(len(self.rows), self.traces_read, self.traces_scrubbed,
@@ -166,6 +206,8 @@ class BrowserScreen(Screen):
         new, self._new_rows = self._new_rows, []
         changed, self._changed_keys = self._changed_keys, set()
         table.add_turns([self.rows[row.key] for row in new if self._shown(self.rows[row.key])])
+        if table.row_count:
+            self._seek_repo_once()
         marked = {key for key in table.recovering if key in self.rows} - self._announced
         if marked:
             # Said only for rows that are listed and marked (a recovery of another export's turn is not).
@@ -184,6 +226,8 @@ class BrowserScreen(Screen):
         # The counts are this screen's own (kept on this thread as the messages before it were handled),
         # not the message's: those were read on the relay thread, possibly behind.
         self._flush()
+        if message.reading_done or message.error:
+            self._seek_repo_once()
         self._show_progress()
         if message.error:
             self.notify(message.error, title="cannot read", severity="error")
@@ -289,11 +333,11 @@ class BrowserScreen(Screen):
             if row.promoted and Path(row.promoted).is_file():
                 # Already promoted: edit that case (as `promote draft` keeps it unless --force), never
                 # a second draft of the same turn.
-                session = EditSession.from_file(Path(row.promoted), repo=self.repo,
+                session = EditSession.from_file(Path(row.promoted), repo=self.eval_repo(),
                                                 turn=scrubbed.trace.turns[row.turn],
                                                 known_values=scrubbed.fingerprints)
             else:
-                session = EditSession.from_draft(scrubbed, row.turn, repo=self.repo, by=self.app.by,
+                session = EditSession.from_draft(scrubbed, row.turn, repo=self.eval_repo(), by=self.app.by,
                                                  now=self.app.now)
         except PromoteError as exc:
             self.app.call_from_thread(self.notify, str(exc), title="cannot open the turn", severity="error")
