@@ -49,11 +49,22 @@ def test_the_same_shapes_without_a_person_stay(text: str) -> None:
     ("i broke my favourite Betsey Johnson necklace today", ["Betsey", "Johnson"]),  # part found, part beside
     ("getting a real Kylie minogue feel from this", ["Kylie", "minogue"]),  # a lower-case surname beside
     ("I spoke with Thaddeus Pennywhistle yesterday.", ["Thaddeus", "Pennywhistle"]),  # NER says ORG
+    ("GOT A PIC WITH EVA MENDES AT THE MALL", ["EVA", "MENDES"]),  # a given name shouted beside a surname
+    ("JUST IN : DEMI LOVATO is coming to Manila on April 30", ["DEMI", "LOVATO"]),
+    ("MUST LISTEN ( FT JIM JONES )", ["JIM", "JONES"]),  # "JIM" is an airport code too
 ])
 def test_the_rest_of_a_name_found_in_part_goes_with_it(text: str, names: list[str]) -> None:
     out = _scrub(text)
     for name in names:
         assert name not in out, out
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("FLIGHTS FROM LAX TO JFK WITH JONES", "LAX"),  # an airport code beside a shouted name stays a code
+    ("NO ME GUSTA ESTA JONES PERO SI LA CASA", "ESTA"),  # a shout in another language: "Esta" is a name too
+])
+def test_a_shouted_neighbour_joins_a_name_only_when_it_is_one(text: str, kept: str) -> None:
+    assert kept in _scrub(text)
 
 
 @pytest.mark.parametrize(("text", "kept"), [
