@@ -30,6 +30,13 @@ class TurnsScrubbed(Message):
 
 
 @dataclass
+class RecoveriesPending(Message):
+    """The loader found recovery files of these sources (`trace:<id>:<turn>`, `case:<path>`)."""
+
+    sources: frozenset[str]
+
+
+@dataclass
 class LoadProgressed(Message):
     """Where loading is: turns read, traces scrubbed, and whether each stage is done."""
 

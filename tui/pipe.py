@@ -56,6 +56,14 @@ class LoadFailed:
 
 
 @dataclass(frozen=True)
+class RecoveriesFound:
+    """The sources (`trace:<id>:<turn>`, `case:<path>`) with unsaved edits from an earlier run
+    (`tui.recovery.pending_recoveries` of the eval repo): the browser marks their rows ✎."""
+
+    sources: frozenset[str]
+
+
+@dataclass(frozen=True)
 class ScrubDone:
     """Every trace read is scrubbed: the child's last message."""
 
@@ -72,5 +80,5 @@ class Stop:
     """Down: stop reading and scrubbing, and exit."""
 
 
-Up = RowsRead | TracesScrubbed | ReadDone | LoadFailed | ScrubDone
+Up = RowsRead | TracesScrubbed | RecoveriesFound | ReadDone | LoadFailed | ScrubDone
 Down = Want | Stop

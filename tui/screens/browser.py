@@ -6,8 +6,8 @@ its rows' input snippets (and whether the eval repo already holds the turn). Raw
 process: this screen only transports and shows.
 Enter opens a turn: its trace is scrubbed first if it is not yet, then drafted, then edited.
 
-Only what the first rows need loads before them: the eval repo (and with it the case model) is found in a
-worker once they are listed; the turns with unsaved edits from an earlier run are marked ✎ when it is.
+Only what the first rows need loads in this process before them; the eval repo (and with it the case
+model) only when a turn opens. The loader says which turns have unsaved edits from an earlier run (✎).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from textual.widgets import Footer, Header, Input
 
 from promote.errors import PromoteError
 from tui.loader import Loader
-from tui.messages import LoadProgressed, TurnsRead, TurnsScrubbed
-from tui.pipe import LoadFailed, ReadDone, RowsRead, TracesScrubbed
+from tui.messages import LoadProgressed, RecoveriesPending, TurnsRead, TurnsScrubbed
+from tui.pipe import LoadFailed, ReadDone, RecoveriesFound, RowsRead, TracesScrubbed
 from tui.turn_rows import TurnRow
 from tui.widgets.filter_bar import FilterBar, TurnFilter
 from tui.widgets.load_progress import LoadProgress
@@ -60,7 +60,6 @@ class BrowserScreen(Screen):
         self.repo_start = repo_start
         self.repo = repo
         self._repo_lock = threading.Lock()
-        self._repo_sought = False
         self.loader: Loader | None = loader
         self.scrubbed: dict[str, ScrubbedTrace] = {}
         self.saved: dict[str, str] = {}
@@ -114,6 +113,8 @@ class BrowserScreen(Screen):
                 self.post_message(TurnsRead(message.rows))
             elif isinstance(message, TracesScrubbed):
                 self.post_message(TurnsScrubbed(message.updates, message.traces))
+            elif isinstance(message, RecoveriesFound):
+                self.post_message(RecoveriesPending(message.sources))
             elif isinstance(message, LoadFailed):
                 self.load_error = message.error
                 self._post_progress()
@@ -125,7 +126,7 @@ class BrowserScreen(Screen):
         self.loader.stop()
 
     def eval_repo(self) -> seams.EvalRepo:
-        """The eval repo, found on first use (from a worker: it imports the case model, ~0.3 s)."""
+        """The eval repo, found on first use (in the worker opening a turn: it imports the case model)."""
         with self._repo_lock:
             if self.repo is None:
                 from tui import seams
@@ -133,23 +134,8 @@ class BrowserScreen(Screen):
                 self.repo = seams.EvalRepo.find(self.repo_start)
             return self.repo
 
-    def _seek_repo_once(self) -> None:
-        """Once the first rows are listed (or reading ended without any): the eval repo and its recovery
-        files, in a worker."""
-        if not self._repo_sought:
-            self._repo_sought = True
-            self._find_recoveries()
-
-    @work(thread=True, group="repo", name="find the eval repo and its recovery files")
-    def _find_recoveries(self) -> None:
-        from tui.recovery import pending_recoveries
-
-        pending = pending_recoveries(self.eval_repo())
-        if not self._stop.is_set():
-            self.app.call_from_thread(self._recoveries_found, pending)
-
-    def _recoveries_found(self, pending: set[str]) -> None:
-        self.pending = pending
+    def on_recoveries_pending(self, message: RecoveriesPending) -> None:
+        self.pending = pending = set(message.sources)
         table = self.query_one(TurnTable)
         table.recovering |= {source.removeprefix("trace:") for source in pending
                              if source.startswith("trace:")}
@@ -206,8 +192,6 @@ class BrowserScreen(Screen):
         new, self._new_rows = self._new_rows, []
         changed, self._changed_keys = self._changed_keys, set()
         table.add_turns([self.rows[row.key] for row in new if self._shown(self.rows[row.key])])
-        if table.row_count:
-            self._seek_repo_once()
         marked = {key for key in table.recovering if key in self.rows} - self._announced
         if marked:
             # Said only for rows that are listed and marked (a recovery of another export's turn is not).
@@ -226,8 +210,6 @@ class BrowserScreen(Screen):
         # The counts are this screen's own (kept on this thread as the messages before it were handled),
         # not the message's: those were read on the relay thread, possibly behind.
         self._flush()
-        if message.reading_done or message.error:
-            self._seek_repo_once()
         self._show_progress()
         if message.error:
             self.notify(message.error, title="cannot read", severity="error")
