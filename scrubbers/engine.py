@@ -88,6 +88,7 @@ class ScrubEngine:
         self._safe_prefixes = tuple(self.policy.safe_attribute_prefixes)
         self._stopwords = frozenset(self.policy.name_part_stopwords)
         self._common_words = lexicon().english
+        self._frequent_words = lexicon().words
         structure = self.policy.structure
         self._safe_value = regex.compile(structure.safe_values)
         self._shapes = {field: regex.compile(structure.shapes[shape])
@@ -98,7 +99,7 @@ class ScrubEngine:
     def new_context(self) -> ScrubContext:
         """A fresh placeholder mapping and known-value list: one per trace."""
         return ScrubContext(key=self._key, name_part_stopwords=self._stopwords,
-                            common_words=self._common_words)
+                            common_words=self._common_words, frequent_words=self._frequent_words)
 
     # public API --------------------------------------------------------------------------------------
     @contextmanager

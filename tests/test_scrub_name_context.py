@@ -95,3 +95,16 @@ def test_names_told_by_their_line_title_pair_or_possessive(text: str, names: lis
 ])
 def test_headings_and_places_stay(text: str) -> None:
     assert "<PERSON" not in _scrub(text)
+
+
+def test_one_word_found_as_a_person_goes_wherever_the_trace_writes_it_when_it_is_no_word() -> None:
+    # WNUT17 train: NER finds the first "Cadel" only; the second leaked beside the placeholder of the first
+    text = "I think Cadel will be pissed at Dennis if he dosnt ride for Cadel tomorrow ."
+    eng = engine()
+    ctx = eng.new_context()
+    out = eng.scrub_many([(ctx, "input.value", text), (ctx, "output.value", "Booked the van for Cadel.")],
+                         learn=True)
+    assert "Cadel" not in " ".join(out), out
+    # a word taken for a person once ("Salesperson" heading a résumé) stays a word elsewhere in the trace
+    resume = "Energetic and driven Salesperson with 8+ years of experience. Top salesperson in 2021."
+    assert "Top salesperson" in eng.scrub_many([(eng.new_context(), "input.value", resume)], learn=True)[0]

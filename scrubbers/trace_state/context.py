@@ -51,11 +51,13 @@ class ScrubContext:
     """Placeholders and known values of one trace. Not thread-safe: one trace, one worker."""
 
     def __init__(self, *, key: bytes | None = None, name_part_stopwords: frozenset[str] = frozenset(),
-                 common_words: frozenset[str] | None = None):
+                 common_words: frozenset[str] | None = None, frequent_words: frozenset[str] | None = None):
         self._key = key
         self._stopwords = name_part_stopwords
         # lower-case common words: a name part that is none of them is matched in any case ("hallman")
         self._common_words = common_words
+        # lower-case words of English text, names that dictionaries write in lower case among them ("mark")
+        self._frequent_words = frequent_words
         self._placeholders: dict[tuple[str, str], str] = {}
         self._counters: dict[str, int] = {}
         # name part ("maria") → canonical full names it belongs to ("maria gonzalez")
@@ -160,6 +162,8 @@ class ScrubContext:
         if len(surface) < 3 or PLACEHOLDER.fullmatch(surface) or (surface.isdigit() and len(surface) < 4):
             return
         if detected and entity == PERSON and len(surface.split()) < 2:
+            if self._no_word_but_a_name(surface) and surface not in self._known:
+                self._add_known(surface, entity, True)  # as written: "Cadel", not "cadel" in a URL
             return
         if not any(ch.isdigit() or ch.isupper() or ch == "@" for ch in surface) and (
                 detected or not self._lower_case_value(entity, surface)):
@@ -183,6 +187,16 @@ class ScrubContext:
                 # person, not "rose"); one that is no word in any case ("hallman, gregory" in chat)
                 common = self._common_words is None or part.lower() in self._common_words
                 self._add_known(part, PERSON, common)
+
+    def _no_word_but_a_name(self, surface: str) -> bool:
+        """Whether one word the analyzer found as a person in prose is denied trace-wide all the same: a
+        capitalised word of letters that is no frequent English word ("Cadel", "Taecyeon"), so the other
+        places the trace writes it lose it too; "Employee", "Dental" or "Blades" found once stay where
+        they are."""
+        common, frequent = self._common_words, self._frequent_words
+        return (common is not None and frequent is not None and len(surface) >= 4 and surface[0].isupper()
+                and _LETTER_WORDS.fullmatch(surface) is not None and surface not in self._stopwords
+                and surface.lower() not in common and surface.lower() not in frequent)
 
     def _lower_case_value(self, entity: str, surface: str) -> bool:
         """Whether a lower-case value given under a personal key is worth denying trace-wide: one word at
