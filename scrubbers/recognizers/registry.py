@@ -20,6 +20,8 @@ from scrubbers.recognizers.paths import PathUserRecognizer
 from scrubbers.recognizers.spelled_emails import SpelledEmailRecognizer
 
 # A line break, also JSON-escaped inside text that did not decode ("jaeger-4.4.7\n  - app_version").
+# "hasn't", "doesn’t": a word the negation is written onto is a verb, whatever the name lists hold ("Hasn")
+_NEGATION_AFTER = regex.compile(r"['’]t\b")
 _LINE_BREAK = regex.compile(r"\r?\n|\\r\\n|\\n|\u2028|\u2029")
 
 
@@ -74,6 +76,8 @@ class Refiner:
                 if d.entity == "PERSON" and not self.strict_places and self._only_a_place(text, s, e):
                     continue
                 if d.entity == "PERSON" and self._a_brand_or_venue(text[s:e]):
+                    continue
+                if d.entity == "PERSON" and _NEGATION_AFTER.match(text, e):
                     continue
                 if d.entity == "PERSON":
                     s, e = widen_name(text, s, e, self.lexicon, self.not_names)
