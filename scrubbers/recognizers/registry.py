@@ -81,6 +81,8 @@ class Refiner:
                     continue
                 if d.entity == "PERSON":
                     s, e = widen_name(text, s, e, self.lexicon, self.not_names)
+                    if text.endswith(("'s", "’s"), s, e) and e - s > 3:
+                        e -= 2  # a possessive stays: "<PERSON_1>'s form", not "<PERSON_1> form"
                 out.append(d._replace(start=s, end=e) if (s, e) != (d.start, d.end) else d)
         return out
 
