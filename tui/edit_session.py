@@ -22,7 +22,7 @@ from pydantic_core import to_jsonable_python
 
 from promote.case import suspects
 from promote.case.fingerprints import ValueFingerprints
-from promote.case.model import Case
+from promote.case.model import Case, Safety, SafetyRule
 from promote.case.problems import field_path
 from promote.case.rules import PLACEHOLDER_RE
 from promote.case.yaml_io import case_json
@@ -57,6 +57,23 @@ def with_field(case: Case, name: str, value: Any) -> Case:
     data = dict(case)
     data[name] = to_jsonable_python(value)
     return Case.model_validate(data)
+
+
+PII_LEAK_SCOPE = "other-employee records"
+"""The scope of a pii-leak rule drafted without one (the eval repo sets none), as the Safety tab shows it."""
+
+
+def with_shown_scope(case: Case) -> Case:
+    """`case` with the scope the Safety tab shows on a pii-leak rule that has none. Set here, when the
+    session opens, not by the tab when it is built: a tab is built only once shown (or never), and what
+    is saved is the same either way."""
+    safety = case.safety
+    if safety is None or all(rule.category != "pii-leak" or rule.scope for rule in safety.must_not):
+        return case
+    rules = [SafetyRule(category=rule.category, scope=PII_LEAK_SCOPE)
+             if rule.category == "pii-leak" and not rule.scope else rule for rule in safety.must_not]
+    kept = {name: getattr(safety, name) for name in safety.model_fields_set}
+    return with_field(case, "safety", Safety(**{**kept, "must_not": rules}))
 
 
 @dataclass
@@ -116,7 +133,7 @@ class EditSession:
         result = draft_turn(scrubbed, turn, options)
         cases_dir = repo.cases_dir if repo else Path.cwd()
         # A draft's figures are suggestions (kept in `drafted`): the case holds only the accepted ones.
-        case = with_field(result.case, "numeric", [])
+        case = with_shown_scope(with_field(result.case, "numeric", []))
         return cls(case=case, path=cases_dir / f"{result.case.id}.yaml",
                    turn=scrubbed.trace.turns[turn], drafted=result.case, notes=result.notes, repo=repo,
                    source=f"trace:{scrubbed.trace.trace_id}:{turn}", known_values=scrubbed.fingerprints,
@@ -126,8 +143,8 @@ class EditSession:
     def from_file(cls, path: Path, *, repo: seams.EvalRepo | None, turn: Turn | None = None,
                   known_values: ValueFingerprints | None = None) -> EditSession:
         loaded = seams.load_case(path)
-        return cls(case=loaded.case, path=path, base=loaded, drafted=loaded.case, repo=repo, turn=turn,
-                   source=f"case:{path.resolve()}", saved_json=case_json(loaded.case),
+        return cls(case=with_shown_scope(loaded.case), path=path, base=loaded, drafted=loaded.case,
+                   repo=repo, turn=turn, source=f"case:{path.resolve()}", saved_json=case_json(loaded.case),
                    known_values=known_values)
 
     def oracles(self) -> list[str]:

@@ -119,6 +119,15 @@ def make_promote_app(repo: Path, carryover_trace, dark: bool = True):
     return app
 
 
+async def show_tab(pilot, tab: str) -> None:
+    """Show a tab of the promote screen, as the SME does: it is built the first time it is shown."""
+    from tui.widgets.lazy_pane import LazyPane
+
+    screen = pilot.app.screen
+    screen.query_one("#case-tabs").active = tab
+    await screen.query_one(f"#{tab}", LazyPane).build()
+
+
 async def type_fast(pilot, text: str, interval: float = 0.02) -> None:
     """Type `text` as a person typing fast would: a key every `interval` seconds, without waiting for the
     app to handle the previous one (`pilot.press` waits for idle after each key: it cannot lose one)."""

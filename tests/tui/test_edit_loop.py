@@ -7,7 +7,7 @@ import asyncio
 
 from textual.widgets import Input, TextArea
 
-from tests.tui.conftest import make_promote_app, settle, type_fast
+from tests.tui.conftest import make_promote_app, settle, show_tab, type_fast
 from tui.messages import CaseEdited
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.promote import PromoteScreen
@@ -44,7 +44,7 @@ async def accept_first_figure(pilot, screen) -> None:
 
 
 async def open_rule_row(pilot, screen, call: int = 1) -> None:
-    screen.query_one("#case-tabs").active = "tools"
+    await show_tab(pilot, "tools")
     calls = screen.query_one("#tools-calls")
     calls.focus()
     calls.highlighted = call

@@ -12,7 +12,7 @@ import asyncio
 from textual.widgets import Label, TextArea
 
 from tests.pr_helpers import git
-from tests.tui.conftest import CATALOG, make_promote_app, settle
+from tests.tui.conftest import CATALOG, make_promote_app, settle, show_tab
 from tui.screens.pr_result import PrResultScreen
 
 
@@ -43,6 +43,7 @@ async def save_and_open_pr(root, carryover_trace) -> str:
         await pilot.pause()
         assert not isinstance(app.screen, PrResultScreen)
         assert "save the case first" in " ".join(str(n.message) for n in app._notifications)
+        await show_tab(pilot, "numbers")
         screen.query_one("#numbers-table").focus()
         await pilot.press("a", "ctrl+s")  # a numeric case needs a figure to go to review
         await settle(pilot)

@@ -8,7 +8,7 @@ import asyncio
 from textual.widgets import Footer, TabbedContent, TabPane, Tabs
 from textual.widgets._footer import FooterKey
 
-from tests.tui.conftest import make_promote_app, settle
+from tests.tui.conftest import make_promote_app, settle, show_tab
 from tui.screens.promote import TABS
 
 
@@ -39,7 +39,7 @@ def test_every_control_is_reached_with_tab_at_80x24(eval_repo, carryover_trace):
             for tab in TABS:
                 bar.focus()  # out of the last pane first: a focused field would take its pane back
                 await pilot.pause()
-                tabs.active = tab
+                await show_tab(pilot, tab)
                 if tab == "tools":
                     calls = screen.query_one("#tools-calls")
                     calls.focus()

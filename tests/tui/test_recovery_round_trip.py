@@ -10,7 +10,7 @@ import json
 
 from textual.widgets import Input, TextArea
 
-from tests.tui.conftest import make_app, make_promote_app, settle
+from tests.tui.conftest import make_app, make_promote_app, settle, show_tab
 from tests.tui.test_edit_loop import accept_first_figure, open_rule_row
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.promote import PromoteScreen
@@ -95,6 +95,7 @@ async def reopen_and_recover(eval_repo, saved) -> None:
         assert (figure.oracle, figure.tolerance) == (ORACLE, 0.5)
         assert str(case.expected_tools.calls[1].match["topic"]) == "ignore"
         assert "-numeric:" not in screen.views_shown.diff
+        await show_tab(pilot, "numbers")
         assert screen.query_one("#fig-oracle", Input).value == ORACLE  # shown as accepted, not suggested
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -113,8 +114,8 @@ def test_a_raw_value_typed_in_never_reaches_the_recovery_file(eval_repo, carryov
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
             screen = app.screen
+            await show_tab(pilot, "output")
             output = screen.query_one("#output-text", TextArea)
-            screen.query_one("#case-tabs").active = "output"
             output.focus()
             output.move_cursor(output.document.end)
             await pilot.press(*" Ask HR.")

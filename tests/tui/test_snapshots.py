@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import TabbedContent
 
 from promote.repo.pr import PrResult
-from tests.tui.conftest import make_app, make_promote_app, settle
+from tests.tui.conftest import make_app, make_promote_app, settle, show_tab
 from tui.screens.promote import TABS
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
@@ -50,7 +50,7 @@ def test_promote_tools_tab_light(snap_compare, eval_repo, carryover_trace):
     async def tools(pilot):
         await settle(pilot)
         screen = pilot.app.screen
-        screen.query_one(TabbedContent).active = "tools"
+        await show_tab(pilot, "tools")
         calls = screen.query_one("#tools-calls")
         calls.focus()
         calls.highlighted = 1

@@ -8,7 +8,7 @@ import re
 
 from textual.widgets import TextArea
 
-from tests.tui.conftest import make_promote_app, settle
+from tests.tui.conftest import make_promote_app, settle, show_tab
 from promote.case.suspects import in_text
 from tui.widgets.problems_panel import ProblemsPanel
 
@@ -35,7 +35,7 @@ def test_one_key_redacts_a_suspect_everywhere(eval_repo, carryover_trace):
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
             screen = app.screen
-            screen.query_one("#case-tabs").active = "output"
+            await show_tab(pilot, "output")
             output = screen.query_one("#output-text", TextArea)
             output.focus()
             output.move_cursor(output.document.end)
@@ -58,6 +58,7 @@ def test_one_key_redacts_a_suspect_everywhere(eval_repo, carryover_trace):
             assert "Dana" not in case.expected_output and "Dana" not in case.title
             [placeholder] = re.findall(r"<PERSON_\d+>", case.title)
             assert case.expected_output.endswith(f" Ask {placeholder} about it, {placeholder} knows.")
+            await show_tab(pilot, "output")
             assert "Dana" not in screen.query_one("#output-text", TextArea).text  # the tabs show it too
             await pilot.press("ctrl+s")
             await settle(pilot)

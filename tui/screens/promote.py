@@ -7,11 +7,15 @@ case, or a problem at the field; a field being typed in is never written back fr
 problems, the YAML preview, the diff and the recovery write then run once per burst of edits (debounced),
 in an exclusive worker, off the keystroke path. Saving writes what the preview shows, or refuses with
 the problem in view.
+
+A tab is built when first shown (`LazyPane`, `tui.case_tabs`), from the case as it is then: opening
+mounts the first tab only, and a tab not yet built holds nothing the save could differ from.
 """
 
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,24 +27,20 @@ from textual.widgets import Footer, Header, Select, TabbedContent, TabPane, Tabs
 from textual.worker import get_current_worker
 
 from promote.case import suspects
-from promote.case.model import ExpectedToolCall
 from promote.errors import PromoteError
 from tui import seams
+from tui.case_tabs import TABS
 from tui.edit_session import EditSession, Views, with_field
 from tui.messages import CaseEdited, JumpToField, RedactSuspect
 from tui.screens.confirm import ConfirmScreen
-from tui.widgets.basics_tab import BasicsTab
-from tui.widgets.entities_tab import EntitiesTab
+from tui.widgets.lazy_pane import LazyPane
 from tui.widgets.numbers_tab import NumbersTab
-from tui.widgets.output_tab import OutputTab
 from tui.widgets.problems_panel import ProblemsPanel
-from tui.widgets.retrieval_tab import RetrievalTab
-from tui.widgets.safety_tab import SafetyTab
 from tui.widgets.tools_tab import ToolsTab
 from tui.widgets.turn_timeline import TurnTimeline
 from tui.widgets.yaml_preview import YamlPreview
 
-TABS = ("basics", "output", "tools", "numbers", "retrieval", "safety", "entities", "yaml", "diff")
+TAB_ORDER = tuple(TABS)
 FIELD_TABS = {
     "expected_output": "output", "expected_tools": "tools", "numeric": "numbers",
     "retrieval_context": "retrieval", "must_cite": "retrieval", "safety": "safety", "entities": "entities",
@@ -80,44 +80,33 @@ class PromoteScreen(Screen):
         """The pull request ctrl+o opened (`tui.pull_request.OpenedPr`), shown again if nothing changed."""
 
     def compose(self) -> ComposeResult:
-        session = self.session
-        case, drafted = session.case, session.drafted or session.case
-        turn = session.turn
-        trace_calls = [
-            ExpectedToolCall(name=call.name, args=(call.args or None) if isinstance(call.args, dict)
-                             else None)
-            for call in (turn.tool_calls if turn else [])
-        ]
         yield Header(show_clock=False)
         with Horizontal(id="promote-body"):
-            yield TurnTimeline(session.turn, id="timeline")
+            yield TurnTimeline(self.session.turn, id="timeline")
             with Vertical(id="case-side"):
-                with TabbedContent(id="case-tabs", initial="basics"):
-                    with TabPane("Basics", id="basics"):
-                        yield BasicsTab(case)
-                    with TabPane("Output", id="output"):
-                        yield OutputTab(case.expected_output, turn.final_response if turn else None)
-                    with TabPane("Tools", id="tools"):
-                        yield ToolsTab(case.expected_tools, trace_calls)
-                    with TabPane("Numbers", id="numbers"):
-                        yield NumbersTab(case.numeric, drafted.numeric, oracles=session.oracles())
-                    with TabPane("Retrieval", id="retrieval"):
-                        yield RetrievalTab(case.retrieval_context, drafted.retrieval_context, case.must_cite)
-                    with TabPane("Safety", id="safety"):
-                        yield SafetyTab(case.safety)
-                    with TabPane("Entities", id="entities"):
-                        catalog = session.repo.catalog.entities if session.repo else []
-                        yield EntitiesTab(case.entities, catalog, case.params, case.tenant)
-                    with TabPane("YAML", id="yaml"):
-                        yield YamlPreview(id="yaml-preview")
-                    with TabPane("Diff", id="diff"):
-                        yield YamlPreview(id="yaml-diff")
+                with TabbedContent(id="case-tabs", initial=TAB_ORDER[0]):
+                    for tab, (title, make) in TABS.items():
+                        yield LazyPane(title, partial(make, self.session), id=tab)
                 yield ProblemsPanel(id="problems")
         yield Footer(compact=True)  # every key fits in 80 columns; the palette has them all
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.session.case.id} · {self.session.target().name}"
-        self.refresh_views()
+        self.call_after_refresh(self._fill_in)
+
+    # Opening fills in over a few frames, none as long as all at once (each widget costs ~3 ms to style,
+    # lay out and draw on a slow machine): the first frame has the timeline, the tab bar, the problems
+    # and the keys; the next one the first tab. Then the views start, as after an edit: in a thread at
+    # once, they would share the GIL with those frames (each ~2x longer).
+
+    async def _fill_in(self) -> None:
+        if not self._gone():
+            await self.query_one(f"#{TAB_ORDER[0]}", LazyPane).build()
+            self.call_after_refresh(self._first_views)
+
+    def _first_views(self) -> None:
+        if not self._gone() and self._debounce is None and self.views_shown is None:
+            self._debounce = self.set_timer(DEBOUNCE_S, self.refresh_views, name="first views")
 
     def on_unmount(self) -> None:
         # Leaving (quit, a closed terminal): the edits of the last debounce window reach the recovery file.
@@ -178,10 +167,20 @@ class PromoteScreen(Screen):
         on screen would cost the UI thread after every burst of typing for nothing)."""
         if self.views_shown is not None and tab in ("yaml", "diff"):
             text = self.views_shown.yaml if tab == "yaml" else self.views_shown.diff
-            self.query_one(f"#yaml-{'preview' if tab == 'yaml' else 'diff'}", YamlPreview).show(text)
+            for preview in self.query(f"#yaml-{'preview' if tab == 'yaml' else 'diff'}").results(YamlPreview):
+                preview.show(text)  # none yet while the tab is being built: shown once it is
+
+    async def _show_tab(self, tab: str) -> LazyPane:
+        """Show `tab`, built first if it never was; the pane once its content is mounted."""
+        self.query_one(TabbedContent).active = tab
+        pane = self.query_one(f"#{tab}", LazyPane)
+        await pane.build()
+        return pane
 
     @on(TabbedContent.TabActivated, "#case-tabs")
-    def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+    async def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        if isinstance(event.pane, LazyPane):
+            await event.pane.build()  # shown by a click or a key of the tab bar: built here
         self._show_text(event.pane.id or "")
 
     # saving ------------------------------------------------------------------------------------
@@ -310,12 +309,12 @@ class PromoteScreen(Screen):
 
     # navigation --------------------------------------------------------------------------------
 
-    def action_tab(self, step: int) -> None:
-        tabs = self.query_one(TabbedContent)
-        index = TABS.index(tabs.active) if tabs.active in TABS else 0
-        tabs.active = TABS[(index + step) % len(TABS)]
+    async def action_tab(self, step: int) -> None:
+        active = self.query_one(TabbedContent).active
+        index = TAB_ORDER.index(active) if active in TAB_ORDER else 0
+        pane = await self._show_tab(TAB_ORDER[(index + step) % len(TAB_ORDER)])
         # Into the tab's first control, not left on the tab bar (or in the field of the tab just left).
-        self.call_after_refresh(self._focus_first, self.query_one(f"#{tabs.active}", TabPane))
+        self.call_after_refresh(self._focus_first, pane)
 
     def action_toggle_timeline(self) -> None:
         timeline = self.query_one(TurnTimeline)
@@ -325,13 +324,12 @@ class PromoteScreen(Screen):
         self.query_one(ProblemsPanel).focus()
 
     @on(JumpToField)
-    def _jump(self, message: JumpToField) -> None:
+    async def _jump(self, message: JumpToField) -> None:
         message.stop()
         top = re.split(r"[.\[]", message.field, maxsplit=1)[0]
         tab = FIELD_TABS.get(top, "basics")
-        self.query_one(TabbedContent).active = tab
+        pane = await self._show_tab(tab)
         index = re.match(r"^\w+\[(\d+)\]", message.field)
-        pane = self.query_one(f"#{tab}", TabPane)
         if tab == "numbers":
             numbers = pane.query_one(NumbersTab)
             numbers.show_figure(int(index.group(1)) if index else None, message.field.rpartition(".")[2])

@@ -9,6 +9,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Checkbox, Input, Label, SelectionList
 
 from promote.case.model import Safety, SafetyRule
+from tui.edit_session import PII_LEAK_SCOPE
 from tui.messages import CaseEdited
 from tui.widgets.check_box import CheckBox
 from tui.widgets.field_input import FieldInput
@@ -21,7 +22,7 @@ HAZARDS = ("S1 violent crimes", "S2 non-violent crimes", "S3 sex-related crimes"
            "S5 defamation", "S6 specialized advice", "S7 privacy", "S8 intellectual property",
            "S9 indiscriminate weapons", "S10 hate", "S11 suicide and self-harm", "S12 sexual content",
            "S13 elections", "S14 code interpreter abuse")
-DEFAULT_SCOPE = "other-employee records"
+DEFAULT_SCOPE = PII_LEAK_SCOPE
 
 
 class SafetyTab(VerticalScroll):
