@@ -15,13 +15,14 @@ worker thread); the work the views cost the UI thread once a burst ends is repor
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-TYPED = "ukg-accrual-engine.v2/abcdefghijklmnopq"  # 40 characters
+TYPED = "ukg-accrual-engine.v2/abcdefghijklmnopqr"  # 40 characters
 INTERVAL_S = 0.020
 # (tab, selector, where the case keeps what is typed: a function of the case, or None for text the case
 # cannot take and keeps as a problem: letters in a number, JSON that does not parse).
@@ -63,8 +64,7 @@ async def type_into(app, pilot, screen, tab: str, selector: str) -> list[float]:
     """Clear the field, type TYPED at 20 ms a key; the UI thread's CPU time of each 20 ms slot."""
     from textual.widgets import Input, TextArea
 
-    screen.query_one("#case-tabs").active = tab
-    await pilot.pause()
+    await show_tab(pilot, screen, tab)
     if tab == "tools":
         calls = screen.query_one("#tools-calls")
         calls.highlighted = 0
@@ -78,6 +78,15 @@ async def type_into(app, pilot, screen, tab: str, selector: str) -> list[float]:
         widget.clear()
     await settle(pilot, screen)
     return await type_keys(app)
+
+
+async def show_tab(pilot, screen, tab: str) -> None:
+    """Show `tab` as F6 would: a tab is built the first time it is shown (issue 37's lazy tabs)."""
+    if hasattr(screen, "_show_tab"):
+        await screen._show_tab(tab)
+    else:
+        screen.query_one("#case-tabs").active = tab
+    await pilot.pause()
 
 
 async def type_keys(app) -> list[float]:
@@ -121,21 +130,25 @@ async def measure() -> dict:
     from tui.screens.promote import PromoteScreen
 
     with tempfile.TemporaryDirectory() as scratch:
+        # Its recovery file stays in the scratch folder: a run cut short never asks the next to recover.
+        os.environ["XDG_STATE_HOME"] = scratch
         repo = Path(scratch) / "evals-repo"
         (repo / "evals" / "cases").mkdir(parents=True)
         subprocess.run(["git", "init", "-q", str(repo)], check=True)
         case = bench_case()
-        session = EditSession(case=case, path=repo / "evals" / "cases" / f"{case.id}.yaml", drafted=case)
+        path = repo / "evals" / "cases" / f"{case.id}.yaml"
+        session = EditSession(case=case, path=path, drafted=case, source=f"case:{path}")
         app = PromoteApp([], repo_dir=repo, by="bench", session=session)
         app.prepare()
         session.repo = app.repo
         lost, slots, views = [], [], []
         async with app.run_test(size=(160, 48)) as pilot:
-            await pilot.pause()
+            while not isinstance(app.screen, PromoteScreen):  # pushed once the app has mounted
+                await pilot.pause()
             screen = app.screen
-            assert isinstance(screen, PromoteScreen)
             await settle(pilot, screen)
             for tab, selector, kept in FIELDS:
+                await show_tab(pilot, screen, tab)
                 if tab != "tools" and not screen.query(selector):
                     lost.append({"field": selector, "shown": "(no such field)"})
                     continue

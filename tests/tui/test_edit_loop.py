@@ -14,7 +14,7 @@ from tui.screens.promote import PromoteScreen
 from tui.widgets.basics_tab import BasicsTab
 from tui.widgets.problems_panel import ProblemsPanel
 
-TYPED = "ukg-accrual-engine.v2/abcdefghijklmnopq"  # 40 characters
+TYPED = "ukg-accrual-engine.v2/abcdefghijklmnopqr"  # 40 characters
 
 
 def run(eval_repo, carryover_trace, scenario, size=(120, 40)):

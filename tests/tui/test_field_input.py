@@ -12,7 +12,7 @@ from textual.widgets import Input, Label
 from tests.tui.conftest import type_fast
 from tui.widgets.field_input import FieldInput
 
-TYPED = "ukg-accrual-engine.v2/abcdefghijklmnopq"
+TYPED = "ukg-accrual-engine.v2/abcdefghijklmnopqr"
 
 
 class OneField(App):
