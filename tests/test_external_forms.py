@@ -60,6 +60,13 @@ ADDRESSES = [
     ("Please write to P.O. Box 4471\nNairobi 00100", ["4471", "00100"]),
     ("Antwort bitte an Postfach 1208, 80331 München", ["1208", "80331"]),
     ("Envíelo al Apartado 45 de Ponce", ["45"]),
+    # parts after a spaced dash, as Brazil writes them: the neighbourhood after the number, the state
+    # after the town, then the postal code (CEP) and the country
+    ("Ship to:\nAv. Paulista, 1578 - Bela Vista\nSão Paulo - SP, 01310-200\nBrazil",
+     ["1578", "Bela Vista", "São Paulo", "SP", "01310-200"]),
+    ("Endereço: Rua Oscar Freire, 379 - Jardins, São Paulo - SP, 01426-001",
+     ["379", "Jardins", "São Paulo", "01426-001"]),
+    ("Calle Mayor, 5 - Centro\n28013 Madrid", ["5", "Centro", "28013", "Madrid"]),
 ]
 
 PHONES = [
@@ -91,11 +98,15 @@ KEPT = [
     "Read Chapter 5 on page 112 of Volume 2.",
     "Total: 40 hours\nBalance: 12.5 hours\nRate: 3.5 %",
     "The license is valid until 2027 and the licence plan covers 25 seats.",
+    # a spaced dash after a number is no address part unless a street line stands before it
+    "Policy 4.2 - Overtime Rules - applies to all sites",
+    "Report 2024 - Payroll Summary\nPrepared by HR",
+    "Take Route 9 - Exit 4 - then left",
 ]
 
 
 @pytest.mark.parametrize(("text", "values"), ADDRESSES)
-def test_address_parts_with_digits_are_removed(engine: ScrubEngine, text: str, values: list[str]) -> None:
+def test_the_parts_of_an_address_are_removed(engine: ScrubEngine, text: str, values: list[str]) -> None:
     out = _scrub(engine, text)
     assert not [value for value in values if _survives(value, out)], out
 
@@ -126,3 +137,9 @@ def test_an_address_block_takes_no_word_of_the_lines_around_it(engine: ScrubEngi
     assert out.startswith("Hi team,\nplease post the contract for 40 hours a week to:\n"), out
     assert out.endswith("\nThanks for the 62.5 hours you logged."), out
     assert not any(_survives(value, out) for value in ("3310", "12", "70100")), out
+
+
+def test_words_after_a_dash_stay_unless_more_of_the_address_follows(engine: ScrubEngine) -> None:
+    out = _scrub(engine, "Office: 42 Elm Street - Payroll Team\nAsk for the 62.5 hours report")
+    assert not _survives("42", out), out
+    assert out.endswith(" - Payroll Team\nAsk for the 62.5 hours report"), out

@@ -10,9 +10,10 @@
   evidence: a flat or suite part after it, lines after it that read as the rest of an address (a postal
   code, a town, a region), an address cue right before it ("lives at", "send it to", "address is"), or
   a street-type word after it ("... 130 st.").
-- **Address blocks**: the lines (or comma parts) after a street line that read as address parts (a "Suite
-  501" line, a town, ", CO", "Estonia 62488", "ASKER 1386", "Göteborg 411 06", a postcode alone), across one
-  blank line and under quote marks ("> ", "??? ") as mail clients write them.
+- **Address blocks**: the lines (or comma parts, or parts after a spaced dash: "1578 - Bela Vista", "São
+  Paulo - SP") after a street line that read as address parts (a "Suite 501" line, a town, ", CO", "Estonia
+  62488", "ASKER 1386", "Göteborg 411 06", a postcode alone), across one blank line and under quote marks
+  ("> ", "??? ") as mail clients write them.
 """
 
 from __future__ import annotations
@@ -79,15 +80,18 @@ _PLACE = r"[\p{L}\p{M}(∆][\p{L}\p{M}'’.()∆-]*"  # "∆": a Greek Delta as 
 _PLACES = rf"{_PLACE}(?:[ \t]+{_PLACE}){{0,5}}"
 # after a postal code, capitalised words without brackets: "2037 Hårlev (Romania)" keeps its country note
 _TOWN_AFTER_POSTAL = r"\p{Lu}[\p{L}\p{M}'’.-]*(?:[ \t]+[\p{L}\p{M}][\p{L}\p{M}'’.-]*){0,4}"
-_PART_END = r"(?=[ \t]*(?:$|\n|,|[.?!;)](?:[ \t]|$)|[ \t]+\p{Ll}))"
+_PART_END = r"(?=[ \t]*(?:$|\n|,|[.?!;)](?:[ \t]|$)|[ \t]+\p{Ll})|[ \t][-–][ \t])"
 _UNIT_LINE = regex.compile(rf"{_UNIT_PART}(?:[ \t]*,?[ \t]*{_UNIT_PART})*{_PART_END}")
 _POSTAL_PART = regex.compile(
     rf"(?:{_PLACES}(?:,[ \t]*|[ \t]+)(?:\p{{Lu}}{{2,3}}[ \t]+)?(?:{_POSTAL})"
     rf"|(?:{_POSTAL})(?:[ \t]+{_TOWN_AFTER_POSTAL})?)(?![\w-]){_PART_END}")
 _REGION_PART = regex.compile(r"(?:\p{Lu}{1,3}|\d{1,2})(?![\w])" + _PART_END)
 # a town is a whole part: the rest of its line, or up to a comma ("Label check: ..." is no town)
-_TOWN_PART = regex.compile(rf"{_PLACES}(?=[ \t]*(?:$|\n|,|[.?!][ \t]*(?:$|\n)))")
-_SEPARATOR = regex.compile(rf"[ \t]*(?:,[ \t]*|\n{_PREFIX}(?:\n{_PREFIX})?(?:,[ \t]*)?)")
+_TOWN_PART = regex.compile(rf"{_PLACES}(?=[ \t]*(?:$|\n|,|[.?!][ \t]*(?:$|\n))|[ \t][-–][ \t])")
+# a comma, a line break, or a spaced dash: Brazil writes "Av. Paulista, 1578 - Bela Vista" (the
+# neighbourhood) and "São Paulo - SP, 01310-200" (the state); a town part after a dash ends the block
+# only when more of it follows (a trailing same-line town is dropped: "42 Elm St - Payroll Team")
+_SEPARATOR = regex.compile(rf"[ \t]*(?:,[ \t]*|[ \t][-–][ \t]+|\n{_PREFIX}(?:\n{_PREFIX})?(?:,[ \t]*)?)")
 _NOT_TOWN = regex.compile(r"(?i)\b(?:and|or|but|the|then|please|thanks|regards|phone|mobile|fax|tel|desk|"
                           r"office|email|e-mail|website|name|address|i|we|you|it)\b|[:@/]")
 _PART_KINDS = (("unit", _UNIT_LINE), ("postal", _POSTAL_PART), ("region", _REGION_PART),
@@ -126,7 +130,7 @@ def _following(text: str, pos: int) -> tuple[list[tuple[int, int, str]], int]:
                 continue
             if kind == "town" and not lines and value[0].islower() and not text.islower():
                 continue
-            if kind == "region" and not lines and "," not in sep.group():
+            if kind == "region" and not lines and not any(mark in sep.group() for mark in ",-–"):
                 continue
             found = (start, m.end(), kind, lines > 0)
             break
