@@ -3,9 +3,9 @@
 Hand-written examples of each signal the recognizers read: multi-line addresses of several countries
 with their flat, town, region and postal lines (`scrubbers/recognizers/address_blocks.py`), military and
 post-box mail, phone numbers in national formats after a phone word or before a label
-(`scrubbers/recognizers/numbers.py`), licence and passport numbers after their words (the policy's
-patterns). As important: the figures that must stay (money, hours, dates, citations, versions, times, a
-sentence with two ordinary numbers).
+(`scrubbers/recognizers/numbers.py`), licence, passport and employee numbers after their words (the
+policy's patterns). As important: the figures that must stay (money, hours, dates, citations, versions,
+times, a sentence with two ordinary numbers).
 """
 
 from __future__ import annotations
@@ -84,6 +84,12 @@ LICENCES = [
     ("driver licence no: D1234-56789 (Ontario)", "D1234-56789"),
     ("Her licence is A7730019.", "A7730019"),
     ("passport number: X7723419", "X7723419"),
+    # employee ids after their words, in prose (a key such as employee_id is the key rules' job)
+    ("my employee ID is 48213", "48213"),
+    ("Jordan Lee (employee 48213) asked about PTO", "48213"),
+    ("badge #99321 was not scanned", "99321"),
+    ("Jordan Lee, emp 4821, asked again", "4821"),
+    ("Employee ID: A-77120", "A-77120"),
 ]
 
 KEPT = [
@@ -102,6 +108,10 @@ KEPT = [
     "Policy 4.2 - Overtime Rules - applies to all sites",
     "Report 2024 - Payroll Summary\nPrepared by HR",
     "Take Route 9 - Exit 4 - then left",
+    # a heading above a line that starts with "Employees" is no name before an employee id
+    "Section 12 - Leave Policy\nEmployees accrue 1.5 days of leave a month.",
+    "The employee 2026 bonus pool and the staff numbers for 2025 are in the report.",
+    "The employee asked whether Benefits covers 62.5 hours of leave.",
 ]
 
 
@@ -119,7 +129,7 @@ def test_national_phone_numbers_after_a_cue_or_before_a_label_are_removed(
 
 
 @pytest.mark.parametrize(("text", "value"), LICENCES)
-def test_licence_and_passport_numbers_after_their_word_are_removed(
+def test_licence_passport_and_employee_numbers_after_their_word_are_removed(
         engine: ScrubEngine, text: str, value: str) -> None:
     out = _scrub(engine, text)
     assert value not in out, out
