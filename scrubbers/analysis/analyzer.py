@@ -80,6 +80,7 @@ _RAW_KEY_VALUE = regex.compile(
 # person, and a bare `name` names resources in logs as often as people.
 _GENERIC_KEYS = frozenset({"name", "names"})
 _DIGIT = regex.compile(r"\d")
+_ALNUM = regex.compile(r"[\p{L}\p{N}]")
 _ELEMENT_INDEX = regex.compile(r"(?:\.\d+)+$")
 BARE_VALUE_SCORE = 0.6
 """Of an unquoted value a key rule takes: at least every entity threshold of the default policy."""
@@ -284,6 +285,8 @@ class Analyzer:
                 continue
             if group == "bare" and hint[0] in DIGIT_ENTITIES and not _DIGIT.search(match.group(group)):
                 continue  # "cc: rose wells" is a copy line, not a card: an unquoted number has digits
+            if group == "bare" and len(_ALNUM.findall(match.group(group))) < 3:
+                continue  # "token:\n1. Open the app": a list's number, no value of one or two characters
             # an unquoted token is surer to be personal than to be that entity: a recognizer's own
             # finding over it names the placeholder (`iban: DE89 3704 …` stays an IBAN), it still goes
             score = BARE_VALUE_SCORE if group == "bare" else 1.0

@@ -27,7 +27,8 @@ from scrubbers.recognizers.lexicon import lexicon
 Span = tuple[int, int, float]
 
 _WORD = r"[\p{L}\p{M}][\p{L}\p{M}'’.-]*"
-_NUM = r"\d{1,6}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?\.?"
+# a house number; "1,842" is a count with a thousands group
+_NUM = r"\d{1,6}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?\.?(?!,\d{3}(?!\d))"
 # Flat, suite, floor and unit words of many countries; a number follows them.
 _UNIT_WORDS = (r"apt|apartment|appt|suite|ste|unit|flat|floor|bldg|building|lgh|piso|dpto|depto|wohnung|whg|"
                r"étage|kv|кв|room|rm")

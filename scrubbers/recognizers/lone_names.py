@@ -56,8 +56,9 @@ _LABEL_AFTER = regex.compile(r"[ \t]+(?!(?:said|says|asked|asks|wrote|writes|rep
 _ARTICLE_BEFORE = regex.compile(r"(?i:\b(?:the|a|an)[ \t]+)$")
 _NEXT_WORD = regex.compile(r"[ \t]+(\p{Lu}[\p{Ll}\p{M}]+)\b")
 _CAPITALISED = regex.compile(r"\p{Lu}[\p{Ll}\p{M}]+")
-# where a sentence starts: the text's start, a line's start, or after an end mark, a colon or a quote
-_SENTENCE_START = regex.compile(r"(?:^|[.!?:;\"“”(\[>*•-]|\n)[ \t\"'“‘(\[]*$")
+# where a sentence starts: the text's start, a line's start, or after an end mark, a colon, a quote or a
+# table's cell mark
+_SENTENCE_START = regex.compile(r"(?:^|[.!?:;\"“”(\[>*•|-]|\n)[ \t\"'“‘(\[]*$")
 # words before a place ("from Davis", "in Charlotte") and a region after one ("Davis, CA")
 _PLACE_BEFORE = regex.compile(r"(?i:\b(?:in|at|from|near|to|into|of|via|around|outside|across|toward|"
                               r"towards|visit|visiting|downtown|flight|flights|city|town|country|location|"
@@ -84,6 +85,8 @@ _HEADER_LINE = regex.compile(r"(?:\A|\n[ \t>]*\n)[ \t>]*(?P<name>\p{Lu}[\p{Ll}\p
 # a transcript line: a speaker's one word, a colon, then speech of two words or more (or a quote)
 _SPEAKER_LINE = regex.compile(r"(?m)^[ \t>]*(?P<who>\p{Lu}[\p{Ll}\p{M}'’-]+)[ \t]*:[ \t]*"
                               r"(?=[\"“]|\S+[ \t]+\S+)")
+# after a term and its colon, a definition starts in lower case ("the amount of ...", "unused leave")
+_GLOSS = regex.compile(r"[ \t]*(?:the|a|an|\p{Ll}+)\b")
 _ITEM_SPLIT = regex.compile(r"[ \t]*,[ \t]*(?:(?:and|&|or)[ \t]+)?|,?[ \t]+(?:and|&|or)[ \t]+")
 _PAIR = regex.compile(rf"(?<![\p{{L}}\p{{M}}\p{{N}}_@/\\.-])(?P<a>{_ITEM})[ \t]+(?:and|&)[ \t]+(?P<b>{_ITEM})"
                       rf"(?![\p{{L}}\p{{M}}\p{{N}}_@-])")
@@ -248,7 +251,11 @@ class LoneNameRecognizer(OneEntityRecognizer):
             word = line.group("who")
             if word in self.not_names or word in _INTERJECTIONS:
                 continue
-            if lex.is_name(word) or not (lex.is_word(word) or lex.is_frequent_word(word)):
+            if lex.is_name(word):
+                yield line.start("who"), line.end("who"), _LIST_SCORE
+            elif not (lex.is_word(word) or lex.is_frequent_word(word) or _GLOSS.match(text, line.end())):
+                # a word no list knows is a speaker, but not one whose line reads as a definition
+                # ("Accrual: the amount of leave earned", "Carryover: unused leave")
                 yield line.start("who"), line.end("who"), _LIST_SCORE
 
     def _lists(self, text: str) -> Iterator[tuple[int, int, float]]:

@@ -21,7 +21,8 @@ _LIST_HEAD = regex.compile(r"(?:^|\n)[ \t]*(?:[-*•>]|\d{1,3}[.)])?[ \t]*$")
 _DIGIT = regex.compile(r"\d")
 # labels NER gives a person's name it does not know for one ("Scooter Braun" as ORG, "Selma" as GPE)
 _NAMED_OTHERWISE = frozenset({"ORG", "GPE", "NORP", "PRODUCT", "WORK_OF_ART", "FAC", "LOC", "EVENT"})
-_SENTENCE_HEAD = regex.compile(r"(?:^|[.!?:;\"“(\[>*•-]|\n)[ \t\"'“‘(\[]*$")
+# where a sentence, a line, a list item or a table cell starts
+_SENTENCE_HEAD = regex.compile(r"(?:^|[.!?:;\"“(\[>*•|-]|\n)[ \t\"'“‘(\[]*$")
 _CAPITAL_BEFORE = regex.compile(r"\p{Lu}[\p{L}\p{M}]*[ \t]+$")
 _CAPITAL_AFTER = regex.compile(r"[ \t]+\p{Lu}")
 # verbs and greetings NER takes into a lower-case name: "ping mgonzalez", "thanks dana"
@@ -108,8 +109,7 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             if following.startswith(":") and _LIST_HEAD.search(text[:start]):
                 return False  # a label heading a line: "Namespace: default"
             if word in self.not_names or (lex.is_dictionary_word(word) and word not in lex.ambiguous and (
-                    _SENTENCE_HEAD.search(text, max(0, start - 4), start) or not lex.is_frequent_word(word)
-                    or _capitalised_neighbour(text, start, end))):
+                    not lex.is_frequent_word(word) or heads_or_joins_a_title(text, start, end))):
                 # "Metadata", "Fetch" heading a line or a sentence, or in a Title Case run; mid-sentence
                 # a capital marks a name ("the VMAs Eminem is")
                 return False
@@ -141,6 +141,13 @@ def _after_cue_words(text: str, start: int, end: int) -> int:
         if not cue:
             return start
         start = cue.end()
+
+
+def heads_or_joins_a_title(text: str, start: int, end: int) -> bool:
+    """Does the word at [start, end) head a sentence, a line, a list item or a table cell, or stand in a
+    Title Case run? There a capital says nothing of a name ("Fetch the logs", "| Max |", "Leave Policy")."""
+    head = _SENTENCE_HEAD.search(text, max(0, start - 4), start)
+    return head is not None or _capitalised_neighbour(text, start, end)
 
 
 def _capitalised_neighbour(text: str, start: int, end: int) -> bool:

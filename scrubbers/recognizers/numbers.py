@@ -48,8 +48,9 @@ _NUMBER_CUE = regex.compile(
 # A closing line ("Kind regards"), after which a signature block's bare number is a phone.
 _CLOSING = regex.compile(r"(?i)\b(?:regards|best|cheers|thanks|thank\s+you|sincerely|yours|"
                          r"take\s+care)\b[ \t,.!]*$")
-# the number may run into its label ("(37) 788-063-Office") or extension ("x0135"), not into other words
-_PHONE = regex.compile(r"(?<![\w+.-])(?P<phone>\(?(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)"
+# the number may run into its label ("(37) 788-063-Office") or extension ("x0135"), not into other words;
+# not a time's seconds ("09:15:02.331207       1" in a log line: a digit and a colon before it)
+_PHONE = regex.compile(r"(?<![\w+.-])(?<!\d:)(?P<phone>\(?(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)"
                        r"(?!(?!(?i:x\d|ext\b))\w|\.\d|-(?!(?i:office|fax|mobile|home|work|cell|desk)\b))")
 _EXTENSION = regex.compile(r"[ \t]*(?i:x|ext\.?|extension)[ \t]*\d{1,6}(?!\w)")
 # Unix times from 2000 to 2040, in seconds to nanoseconds: trace timestamps are digit runs too.

@@ -14,7 +14,7 @@ from scrubbers.recognizers.lexicon import lexicon
 from scrubbers.recognizers.lone_names import LoneNameRecognizer, reads_as_place
 from scrubbers.recognizers.name_extent import widen_name
 from scrubbers.recognizers.names import NameRecognizer
-from scrubbers.recognizers.ner import FilteredSpacyRecognizer
+from scrubbers.recognizers.ner import FilteredSpacyRecognizer, heads_or_joins_a_title
 from scrubbers.recognizers.numbers import InternationalValueRecognizer
 from scrubbers.recognizers.paths import PathUserRecognizer
 from scrubbers.recognizers.spelled_emails import SpelledEmailRecognizer
@@ -75,7 +75,7 @@ class Refiner:
             for s, e in split_at_line_breaks(text, d.start, d.end):
                 if d.entity == "PERSON" and not self.strict_places and self._only_a_place(text, s, e):
                     continue
-                if d.entity == "PERSON" and self._a_brand_or_venue(text[s:e]):
+                if d.entity == "PERSON" and self._a_thing(text, s, e):
                     continue
                 if d.entity == "PERSON" and _NEGATION_AFTER.match(text, e):
                     continue
@@ -104,6 +104,23 @@ class Refiner:
         if words[0] in lex.first:
             return False
         return all(w in self.brands or (lex.is_word(w) and not lex.is_name(w)) for w in words)
+
+    def _a_thing(self, text: str, start: int, end: int) -> bool:
+        return self._a_brand_or_venue(text[start:end]) or self._common_words(text, start, end)
+
+    def _common_words(self, text: str, start: int, end: int) -> bool:
+        """"Employee Handbook", "Service Desk", "- Vacation", "Sure, here": every word one a dictionary
+        writes in lower case and no name list holds (the top names of 105 countries, with names that are
+        also words: "Mark", "Rose"), two or more of them, or one heading a sentence, line or cell or in a
+        Title Case run: a heading, a thing or a button, whatever cue stood before it. One such word inside
+        a sentence stays a name ("whenever Trump says")."""
+        words = [w.strip(".,;:!?()\"'") for w in text[start:end].split()]
+        words = [w for w in words if w]
+        lex = self.lexicon
+        if not words or not all(w.isalpha() and lex.is_dictionary_word(w) and not lex.is_any_name(w)
+                                and not lex.is_any_name(w.capitalize()) for w in words):
+            return False
+        return len(words) > 1 or heads_or_joins_a_title(text, start, end)
 
     def _only_a_place(self, text: str, start: int, end: int) -> bool:
         """A place name NER or a cue pattern took for a person ("from San Francisco"); a place that is
