@@ -19,7 +19,7 @@ from promote.trace_model import ModelCall, ToolCall, Turn
 
 TYPE_STYLES = {
     "PERSON": "bold magenta", "EMAIL_ADDRESS": "bold cyan", "PHONE_NUMBER": "bold blue",
-    "US_SSN": "bold red", "CREDIT_CARD": "bold red", "EMPLOYEE_ID": "bold yellow",
+    "US_SSN": "bold red", "NATIONAL_ID": "bold red", "CREDIT_CARD": "bold red", "EMPLOYEE_ID": "bold yellow",
 }
 
 
