@@ -9,6 +9,7 @@ from presidio_analyzer import EntityRecognizer
 from scrubbers.policy import ScrubPolicy
 from scrubbers.recognizers.addresses import InternationalAddressRecognizer
 from scrubbers.recognizers.base import OneEntityRecognizer
+from scrubbers.recognizers.east_asian_names import EastAsianNameRecognizer
 from scrubbers.recognizers.handles import HandleRecognizer
 from scrubbers.recognizers.lexicon import lexicon
 from scrubbers.recognizers.lone_names import LoneNameRecognizer, reads_as_place
@@ -38,6 +39,8 @@ def build_recognizers(policy: ScrubPolicy) -> list[EntityRecognizer]:
             found.append(NameRecognizer(not_names, settings.strict_places, roles))
         if settings.lone_names:
             found.append(LoneNameRecognizer(not_names, settings.strict_places))
+        if settings.east_asian_names:
+            found.append(EastAsianNameRecognizer())
     if wanted & {"CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER"}:
         found.append(InternationalValueRecognizer(
             regions=settings.phone_regions, cards_after_cue=settings.card_after_cue_digits,

@@ -15,6 +15,9 @@ class RecognizerSettings(BaseModel):
     lone_names: bool = True
     """Find a name standing alone with no cue: a capitalised word on the name lists, weighed by how common
     it is as an English word and where it stands, and lists of names (`recognizers/lone_names.py`)."""
+    east_asian_names: bool = True
+    """Find names the English NER model cannot see: Han or Hangul names before an honorific ("山田さん",
+    "王秀英女士", "김민준 님") and hyphenated Korean given names ("Ji-woo") (`recognizers/east_asian_names.py`)."""
     ner_person_filter: bool = True
     """Drop NER person spans that are common words, labels, places or hold digits (never a known name)."""
     strict_places: bool = False
