@@ -1,6 +1,6 @@
-"""Identity, account and secret values told in a sentence, after the name of their kind in the words of
-several countries (the policy's context patterns), and the ordinary sentences with the same words that
-must stay (hand-written; the forms a fresh battery of such values found leaking)."""
+"""Identity, account, user, postal and secret values told in a sentence, after the name of their kind in
+the words of several countries (the policy's context patterns), and the ordinary sentences with the same
+words that must stay (hand-written; the forms a fresh battery of such values found leaking)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,19 @@ GONE = [
     ("the wifi password is blue-river-88", "blue-river-88", "SECRET"),
     ("PIN is 9034", "9034", "SECRET"),
     ("card ending 4242, cvv 617", "617", "SECRET"),
+    # user names in prose and logs
+    ("username mokoro_hr is locked", "mokoro_hr", "USER_NAME"),
+    ("user: tkwame9 failed login", "tkwame9", "USER_NAME"),
+    ("uid=mfernandes,ou=people,dc=acme", "mfernandes", "USER_NAME"),
+    ("logged in as CORP\\a.petrova at 09:12", "a.petrova", "USER_NAME"),
+    ("ping @ama-osei about it", "ama-osei", "USER_NAME"),
+    # postal codes told alone; a slashed German number after an office word; a phone word in Spanish
+    ("Postcode EH1 1YZ, please", "EH1 1YZ", "STREET_ADDRESS"),
+    ("CEP 04538-132", "04538-132", "STREET_ADDRESS"),
+    ("Büro: 040 / 3344 5566", "040 / 3344 5566", "PHONE_NUMBER"),
+    ("celular 21 99876-1234", "99876-1234", "PHONE_NUMBER"),
+    # a shouted name whose surname no list holds, alone on its line
+    ("FROM THE DESK OF\nCHIAMAKA EZEONWUKA", "EZEONWUKA", "PERSON"),
 ]
 
 KEPT = [
@@ -61,6 +74,10 @@ KEPT = [
     "Request id 884213 was closed.",
     "The license expires in 2027.",
     "Please pan the camera to the 2024 footage.",
+    "The username field is required; each user has 3 sessions.",
+    "Zip the files before 5 PM.",
+    "Paid on 03/12/2026 for 1/2 day; office budget 2019/2020.",
+    "Call the Benefits hotline at extension 4100.",
 ]
 
 

@@ -17,8 +17,9 @@ from scrubbers.recognizers.lexicon import lexicon
 
 ENTITY = "USER_NAME"
 _SCORE = 0.7
+# GitHub and GitLab handles hold hyphens ("@ngozi-dev")
 _AT_HANDLE = regex.compile(
-    r"(?<![\w.@/\\+-])@(?P<handle>[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,38}[A-Za-z0-9_])?)"
+    r"(?<![\w.@/\\+-])@(?P<handle>[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,38}[A-Za-z0-9_])?)"
     r"(?![\w@(/]|\.[A-Za-z])")
 _REDDIT = regex.compile(r"(?<![\w/.-])/?u/(?P<handle>[A-Za-z0-9_-]{3,20})(?![\w/-])")
 _LINE_START = regex.compile(r"(?:^|\n)[ \t]*$")

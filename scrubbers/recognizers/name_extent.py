@@ -61,8 +61,12 @@ def _more_of_a_name(text: str, word: str, lex: Lexicon, not_names: frozenset[str
     if word[0].isupper() and not word.isupper():
         return True  # "Betsey": capitalised, and no word of English
     if shape == "upper" and word.isupper():
-        # a given name before, a surname after a name found in capitals: "EVA" in "EVA MENDES"
-        return word.capitalize() in names_on_this_side and _shouted_english(text, lex)
+        # a given name before, a surname after a name found in capitals: "EVA" in "EVA MENDES"; after it,
+        # also a surname the lists do not hold, of four letters or more ("ADEBAYO OGUNLESI"): no word of
+        # English stands there in a shout of English words
+        known = word.capitalize() in names_on_this_side
+        unknown_surname = names_on_this_side is lex.last and len(word) >= 4
+        return (known or unknown_surname) and _shouted_english(text, lex)
     if word.islower():
         return word.capitalize() in lex.last  # "minogue"
     return False
@@ -72,5 +76,8 @@ def _shouted_english(text: str, lex: Lexicon) -> bool:
     """Are most words in capitals of 3+ letters (the first 100, names aside) frequent English words? The
     name lists hold words of every language ("Mong", "Esta"), which a Tagalog or Spanish shout beside a
     name is full of; short words ("NO", "ME", "LA") are frequent in English text too, so they do not count."""
-    words = [w for w in _CAPITALS_WORD.findall(text, 0, 1_000)[:100] if not lex.is_name(w.capitalize())]
+    shouted = _CAPITALS_WORD.findall(text, 0, 1_000)[:100]
+    if len(shouted) <= 3:
+        return True  # a name alone ("ADEBAYO OGUNLESI" on a line of its own): no other language shows
+    words = [w for w in shouted if not lex.is_name(w.capitalize())]
     return sum(lex.is_frequent_word(w) for w in words) * 5 >= len(words) * 3

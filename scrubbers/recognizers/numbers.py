@@ -34,7 +34,7 @@ _IPV4 = regex.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _PHONE_CUE = regex.compile(
     r"(?i:\b(?:call|phone|tel|telephone|mobile|cell|cellphone|whatsapp|sms|text|fax|ring|reach|contact|"
     r"handy|telefon|téléphone|teléfono|telefone|portable|móvil|answering|answers|messages?|texts?|sms|"
-    r"voicemail|registered|desk|landline)\b)")
+    r"voicemail|registered|desk|landline|cel|celular|my\s+line|direct\s+line)\b)")
 # A contact line names its number after it: "781 1704 office", "3660170548-Fax", "082 490 1693 (mobile)".
 _LABEL_AFTER = regex.compile(r"[ \t]*[-–(]?[ \t]*(?i:office|fax|mobile|mob|home|work|cell|desk|direct|tel|"
                              r"phone|landline|whatsapp)\b")
@@ -52,6 +52,10 @@ _CLOSING = regex.compile(r"(?i)\b(?:regards|best|cheers|thanks|thank\s+you|since
 # not a time's seconds ("09:15:02.331207       1" in a log line: a digit and a colon before it)
 _PHONE = regex.compile(r"(?<![\w+.-])(?<!\d:)(?P<phone>\(?(?:\+|00)?\(?\d[\d \t().-]{5,20}\d)"
                        r"(?!(?!(?i:x\d|ext\b))\w|\.\d|-(?!(?i:office|fax|mobile|home|work|cell|desk)\b))")
+# "030 / 1234 5678", "089/123 456 78": an area code, a slash, the number (German and Austrian writing); taken
+# only after a phone word, as dates and fractions are written with slashes too
+_SLASHED = regex.compile(r"(?<![\w+./-])(?P<phone>0\d{1,5}[ \t]?/[ \t]?\d[\d \t-]{3,12}\d)(?![\w/-]|\.\d)")
+_OFFICE_WORD = regex.compile(r"(?i:\b(?:büro|buero|office|oficina|bureau|escritório|ufficio|kantoor)\b)")
 _EXTENSION = regex.compile(r"[ \t]*(?i:x|ext\.?|extension)[ \t]*\d{1,6}(?!\w)")
 # Unix times from 2000 to 2040, in seconds to nanoseconds: trace timestamps are digit runs too.
 _EPOCH_RANGES = [(946_684_800 * 10 ** e, 2_208_988_800 * 10 ** e) for e in (3, 6, 9)]
@@ -102,6 +106,7 @@ class InternationalValueRecognizer(OwnRecognizer):
                         for m in _IBAN.finditer(text) if iban_valid(m.group("iban")))
         if self.phones and "PHONE_NUMBER" in wanted:
             yield from (("PHONE_NUMBER", s, e, score) for s, e, score in self._phones(text))
+            yield from (("PHONE_NUMBER", s, e, score) for s, e, score in self._phone_parts(text))
 
     def _cards(self, text: str) -> Iterator[tuple[int, int, float]]:
         low, high = self.cue_digits
@@ -146,6 +151,16 @@ class InternationalValueRecognizer(OwnRecognizer):
                    or self._signature_line(text, start, end))
                   and (self._valid_somewhere(raw) or self._possible_somewhere(raw))):
                 yield start, end, 0.7
+
+    @staticmethod
+    def _phone_parts(text: str) -> Iterator[tuple[int, int, float]]:
+        """A number `_PHONE` does not read: a slashed area code after a phone or office word. (An extension
+        alone stays: "the Benefits hotline at extension 4100" is a desk of the company, not a person's.)"""
+        if "/" in text:
+            for m in _SLASHED.finditer(text):
+                before = text[max(0, m.start() - 25):m.start()]
+                if _PHONE_CUE.search(before) or _OFFICE_WORD.search(before):
+                    yield m.start("phone"), m.end("phone"), 0.75
 
     @staticmethod
     def _signature_line(text: str, start: int, end: int) -> bool:
