@@ -59,6 +59,9 @@ GONE = [
     ("CEP 04538-132", "04538-132", "STREET_ADDRESS"),
     ("Büro: 040 / 3344 5566", "040 / 3344 5566", "PHONE_NUMBER"),
     ("celular 21 99876-1234", "99876-1234", "PHONE_NUMBER"),
+    # a number told in words, as a voice agent's transcript writes it
+    ("you can call me on oh two oh, seven nine four six, double one eight four", "seven nine four six",
+     "PHONE_NUMBER"),
     # a shouted name whose surname no list holds, alone on its line
     ("FROM THE DESK OF\nCHIAMAKA EZEONWUKA", "EZEONWUKA", "PERSON"),
 ]
@@ -78,6 +81,7 @@ KEPT = [
     "Zip the files before 5 PM.",
     "Paid on 03/12/2026 for 1/2 day; office budget 2019/2020.",
     "Call the Benefits hotline at extension 4100.",
+    "We work nine to five, five days a week; one or two of us on call.",
 ]
 
 

@@ -57,6 +57,15 @@ _PHONE = regex.compile(r"(?<![\w+.-])(?<!\d:)(?P<phone>\(?(?:\+|00)?\(?\d[\d \t(
 _SLASHED = regex.compile(r"(?<![\w+./-])(?P<phone>0\d{1,5}[ \t]?/[ \t]?\d[\d \t-]{3,12}\d)(?![\w/-]|\.\d)")
 _OFFICE_WORD = regex.compile(r"(?i:\b(?:büro|buero|office|oficina|bureau|escritório|ufficio|kantoor)\b)")
 _EXTENSION = regex.compile(r"[ \t]*(?i:x|ext\.?|extension)[ \t]*\d{1,6}(?!\w)")
+# a number told in words, as a voice agent's transcript writes it ("oh seven seven double oh nine ..."):
+# seven digits or more in a run of digit words ("double"/"triple" repeat the next one)
+_DIGIT_NAME = r"(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)"
+_DIGIT_WORD = rf"(?:(?:double|triple)[ \t]+)?{_DIGIT_NAME}"
+_SPOKEN_NUMBER = regex.compile(
+    rf"(?i)(?<![\w-]){_DIGIT_WORD}(?:[ \t]*[,-]?[ \t]+{_DIGIT_WORD}){{5,}}(?![\w-])")
+_SPOKEN_DIGITS = regex.compile(rf"(?i)\b(?:(?P<times>double|triple)[ \t]+)?{_DIGIT_NAME}\b")
+# the cheap test first: two digit words in a row
+_TWO_DIGIT_WORDS = regex.compile(rf"(?i)\b(?:double|triple|{_DIGIT_NAME})[ \t]*[,-]?[ \t]+{_DIGIT_NAME}\b")
 # Unix times from 2000 to 2040, in seconds to nanoseconds: trace timestamps are digit runs too.
 _EPOCH_RANGES = [(946_684_800 * 10 ** e, 2_208_988_800 * 10 ** e) for e in (3, 6, 9)]
 
@@ -154,8 +163,15 @@ class InternationalValueRecognizer(OwnRecognizer):
 
     @staticmethod
     def _phone_parts(text: str) -> Iterator[tuple[int, int, float]]:
-        """A number `_PHONE` does not read: a slashed area code after a phone or office word. (An extension
-        alone stays: "the Benefits hotline at extension 4100" is a desk of the company, not a person's.)"""
+        """A number `_PHONE` does not read: told in words, or a slashed area code after a phone or office
+        word. (An extension alone stays: "the Benefits hotline at extension 4100" is a desk of the company,
+        not a person's.)"""
+        if _TWO_DIGIT_WORDS.search(text):
+            for m in _SPOKEN_NUMBER.finditer(text):
+                digits = sum({"double": 2, "triple": 3}.get((d.group("times") or "").lower(), 1)
+                             for d in _SPOKEN_DIGITS.finditer(m.group()))
+                if digits >= 7:
+                    yield m.start(), m.end(), 0.7
         if "/" in text:
             for m in _SLASHED.finditer(text):
                 before = text[max(0, m.start() - 25):m.start()]
