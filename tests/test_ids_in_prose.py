@@ -48,6 +48,9 @@ GONE = [
     ("the wifi password is blue-river-88", "blue-river-88", "SECRET"),
     ("PIN is 9034", "9034", "SECRET"),
     ("card ending 4242, cvv 617", "617", "SECRET"),
+    ("Config: DB_PASSWORD=q7Wz!p2Lm9 and REDIS_HOST=cache", "q7Wz!p2Lm9", "SECRET"),
+    ("export SLACK_BOT_TOKEN=t0k3nV4lu3xyz", "t0k3nV4lu3xyz", "SECRET"),
+    ("the key that failed: sk_live_4eC39HqLyjWDarjtT1zdp7dc", "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "SECRET"),
     # user names in prose and logs
     ("username mokoro_hr is locked", "mokoro_hr", "USER_NAME"),
     ("user: tkwame9 failed login", "tkwame9", "USER_NAME"),
@@ -82,6 +85,7 @@ KEPT = [
     "Paid on 03/12/2026 for 1/2 day; office budget 2019/2020.",
     "Call the Benefits hotline at extension 4100.",
     "We work nine to five, five days a week; one or two of us on call.",
+    "usage: prompt_token_count=1234 max_tokens=2048 input_tokens: 512 REDIS_HOST=cache",
 ]
 
 
