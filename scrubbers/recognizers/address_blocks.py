@@ -3,7 +3,8 @@
 - **Military and post-box mail**: "PSC 0413, Box 8144" / "Unit 4719 Box 7394" / "USNS Mercy" above an
   "APO AE 09012" / "FPO AP 96349" / "DPO AA 34001" line (US military post: those three offices and the
   three AA/AE/AP "states" are fixed by USPS), and post boxes in the words of many countries ("P.O. Box
-  12", "Postfach 12", "Apartado 45", "Caixa Postal 9", "Case postale 3").
+  12", "Postfach 12", "Apartado 45", "Caixa Postal 9", "Case postale 3"), Kenya's with the post office's
+  code ("P.O. Box 48291-00100, Nairobi").
 - **Street lines without a street word**: a house number, the street's words and a number ("20789 Allika
   46", "74678 midtvollen 130 st."), two numbers then words ("17151 2450 Crown St"), words then a number
   ("Joaquin Suarez 2906"). Such shapes occur in ordinary sentences too, so one is taken only with
@@ -11,9 +12,11 @@
   code, a town, a region), an address cue right before it ("lives at", "send it to", "address is"), or
   a street-type word after it ("... 130 st.").
 - **Address blocks**: the lines (or comma parts, or parts after a spaced dash: "1578 - Bela Vista", "São
-  Paulo - SP") after a street line that read as address parts (a "Suite 501" line, a town, ", CO", "Estonia
-  62488", "ASKER 1386", "Göteborg 411 06", a postcode alone), across one blank line and under quote marks
-  ("> ", "??? ") as mail clients write them.
+  Paulo - SP") after a street line that read as address parts (a "Suite 501" line, a floor and door "3º
+  izq.", a town, ", CO", "Estonia 62488", "ASKER 1386", "Göteborg 411 06", "toronto on m5j 2n7", a postcode
+  alone, a district with its number: "Lekki Phase 1", "Wuse 2"), across one blank line and under quote
+  marks ("> ", "??? ") as mail clients write them. A town that ends the block as a comma part is taken
+  when the place lists know it ("..., Lagos").
 """
 
 from __future__ import annotations
@@ -22,21 +25,23 @@ from collections.abc import Iterator
 
 import regex
 
+from scrubbers.recognizers.address_local import FLOOR_DOOR, HOUSE_SUFFIX, UNITS_BEFORE, known_place, tail
 from scrubbers.recognizers.lexicon import lexicon
 
 Span = tuple[int, int, float]
 
 _WORD = r"[\p{L}\p{M}][\p{L}\p{M}'’.-]*"
-# a house number; "1,842" is a count with a thousands group
-_NUM = r"\d{1,6}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?\.?(?!,\d{3}(?!\d))"
+# a house number ("34-H", "12 III": `HOUSE_SUFFIX`); "1,842" is a count with a thousands group
+_NUM = rf"\d{{1,6}}[A-Za-z]?(?:[-/]\d{{1,5}}[A-Za-z]?)?{HOUSE_SUFFIX}?\.?(?!,\d{{3}}(?!\d))"
 # Flat, suite, floor and unit words of many countries; a number follows them.
 _UNIT_WORDS = (r"apt|apartment|appt|suite|ste|unit|flat|floor|bldg|building|lgh|piso|dpto|depto|wohnung|whg|"
                r"étage|kv|кв|room|rm")
 _UNIT_PART = rf"(?i:{_UNIT_WORDS})\.?[ \t]*(?:\#[ \t]*|(?i:no|n[°º])\.?[ \t]*)?\d{{1,5}}[A-Za-z]?(?![\w])"
 _UNITS_AFTER = regex.compile(rf"(?:,?[ \t]+{_UNIT_PART})+")
-_UNIT_BEFORE = regex.compile(rf"{_UNIT_PART}[ \t]+(?:\d{{1,6}}[ \t]+)?$")
 _NUMBER_BEFORE = regex.compile(r"(?<![\w.,:$€£/-])\d{1,6}[ \t]+$")
-_STREET_WORD_AFTER = regex.compile(r"[ \t]+(?i:st|str|street|rd|road|ave|avenue)\b\.?")
+# the street word, and a direction after it ("king st w")
+_STREET_WORD_AFTER = regex.compile(r"[ \t]+(?i:st|str|street|rd|road|ave|avenue)\b\.?"
+                                   r"(?:[ \t]+(?i:[nsew]|ne|nw|se|sw|north|south|east|west)\b\.?)?")
 # Number, street words, number ("6750 Koskikatu 25"); two numbers, then words ("1987 74 Diakou Street");
 # words, then a number ("Joaquin Suarez 2906").
 _STREET_NAME_WORD = rf"(?!(?i:{_UNIT_WORDS})\b){_WORD}"
@@ -75,18 +80,24 @@ _STRONG_CUE = regex.compile(
 
 # ---- the lines after a street line ----
 _PREFIX = r"[ \t]*(?:(?:>+|\?{2,}|[|•·*]+)[ \t]*)?"
+# Canada's "M5J 2N7" in any case: lower-case text writes "toronto on m5j 2n7"
 _POSTAL = (r"(?:[A-Z]{1,2}-)?\d{3,6}(?:[ -]\d{2,4})?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|"
-           r"[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d{4}[ \t]?[A-Z]{2}")
+           r"(?i:[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)|\d{4}[ \t]?[A-Z]{2}")
 _PLACE = r"[\p{L}\p{M}(∆][\p{L}\p{M}'’.()∆-]*"  # "∆": a Greek Delta as PDFs and old fonts encode it
 _PLACES = rf"{_PLACE}(?:[ \t]+{_PLACE}){{0,5}}"
 # after a postal code, capitalised words without brackets: "2037 Hårlev (Romania)" keeps its country note
 _TOWN_AFTER_POSTAL = r"\p{Lu}[\p{L}\p{M}'’.-]*(?:[ \t]+[\p{L}\p{M}][\p{L}\p{M}'’.-]*){0,4}"
 _PART_END = r"(?=[ \t]*(?:$|\n|,|[.?!;)](?:[ \t]|$)|[ \t]+\p{Ll})|[ \t][-–][ \t])"
-_UNIT_LINE = regex.compile(rf"{_UNIT_PART}(?:[ \t]*,?[ \t]*{_UNIT_PART})*{_PART_END}")
+# a Spanish floor and door ("3º izq.") ends its part: "2º trimestre" is no flat
+_UNIT_LINE = regex.compile(rf"(?:{_UNIT_PART}|{FLOOR_DOOR}(?=[ \t]*(?:$|[,\n])))"
+                           rf"(?:[ \t]*,?[ \t]*{_UNIT_PART})*{_PART_END}")
 _POSTAL_PART = regex.compile(
     rf"(?:{_PLACES}(?:,[ \t]*|[ \t]+)(?:\p{{Lu}}{{2,3}}[ \t]+)?(?:{_POSTAL})"
     rf"|(?:{_POSTAL})(?:[ \t]+{_TOWN_AFTER_POSTAL})?)(?![\w-]){_PART_END}")
 _REGION_PART = regex.compile(r"(?:\p{Lu}{1,3}|\d{1,2})(?![\w])" + _PART_END)
+# a district with its number: a phase, zone or sector of a town ("Lekki Phase 1", "Wuse 2", "Sector 15")
+_DISTRICT_PART = regex.compile(rf"\p{{Lu}}[\p{{L}}\p{{M}}'’.-]*(?:[ \t]+{_PLACE}){{0,2}}[ \t]+"
+                               rf"\d{{1,2}}[A-Za-z]?(?![\w-]){_PART_END}")
 # a town is a whole part: the rest of its line, or up to a comma ("Label check: ..." is no town)
 _TOWN_PART = regex.compile(rf"{_PLACES}(?=[ \t]*(?:$|\n|,|[.?!][ \t]*(?:$|\n))|[ \t][-–][ \t])")
 # a comma, a line break, or a spaced dash: Brazil writes "Av. Paulista, 1578 - Bela Vista" (the
@@ -96,7 +107,7 @@ _SEPARATOR = regex.compile(rf"[ \t]*(?:,[ \t]*|[ \t][-–][ \t]+|\n{_PREFIX}(?:\
 _NOT_TOWN = regex.compile(r"(?i)\b(?:and|or|but|the|then|please|thanks|regards|phone|mobile|fax|tel|desk|"
                           r"office|email|e-mail|website|name|address|i|we|you|it)\b|[:@/]")
 _PART_KINDS = (("unit", _UNIT_LINE), ("postal", _POSTAL_PART), ("region", _REGION_PART),
-               ("town", _TOWN_PART))
+               ("district", _DISTRICT_PART), ("town", _TOWN_PART))
 
 
 def _words_ok(words: str, lowercase_text: bool, strict: bool) -> bool:
@@ -127,7 +138,7 @@ def _following(text: str, pos: int) -> tuple[list[tuple[int, int, str]], int]:
             if not m or m.end() <= start:
                 continue
             value = m.group()
-            if kind in ("town", "postal") and _NOT_TOWN.search(value):
+            if kind in ("town", "postal", "district") and _NOT_TOWN.search(value):
                 continue
             if kind == "town" and not lines and value[0].islower() and not text.islower():
                 continue
@@ -141,9 +152,11 @@ def _following(text: str, pos: int) -> tuple[list[tuple[int, int, str]], int]:
         parts.append(found)
         strong += found[2] in ("unit", "postal") or text[found[0]:found[1]].strip().title() in countries
         pos = found[1]
-    # a town after the last postal code, unit or country is taken on a line of its own, not as a comma part
+    # a town after the last postal code, unit or country is taken on a line of its own, not as a comma part,
+    # unless the place lists know it ("P.O. Box 30197-00100, Nairobi")
     while parts and parts[-1][2] == "town" and not parts[-1][3] and \
-            text[parts[-1][0]:parts[-1][1]].strip().title() not in countries:
+            text[parts[-1][0]:parts[-1][1]].strip().title() not in countries and \
+            not known_place(text[parts[-1][0]:parts[-1][1]]):
         parts.pop()
     return [(start, end, kind) for start, end, kind, _ in parts], strong
 
@@ -212,7 +225,7 @@ def _judge(text: str, m: regex.Match, words_first: bool, lowercase_text: bool) -
             return
     elif not (backed or cue):
         return
-    lead = _UNIT_BEFORE.search(text, line_start, start) or _NUMBER_BEFORE.search(text, line_start, start)
+    lead = UNITS_BEFORE.search(text, max(line_start, start - 60), start)
     yield (lead.start() if lead else start), end_street, 0.8
     for part_start, part_end, _kind in parts:
         yield part_start, part_end, 0.7
@@ -228,7 +241,8 @@ _POST_BOX = regex.compile(
     r"(?i:\b(?:P\.?[ \t]?O\.?[ \t]?Box|Post[ \t]?(?:office[ \t])?box|Postboks|Postfach|Postbus|Pf\.|"
     r"Apartado(?:[ \t]de[ \t]correos)?|Casilla(?:[ \t]de[ \t]correos?)?|Caixa[ \t]Postal|Case[ \t]postale|"
     r"Bo[îi]te[ \t]postale|B\.P\.|Skrytka[ \t]pocztowa|GPO[ \t]Box|Locked[ \t]Bag|Private[ \t]Bag|PMB)"
-    r"[ \t]*(?:no\.?[ \t]*|\#[ \t]*)?\d{1,6})(?!\w)")
+    # Kenya writes the post office's code after the box: "P.O. Box 48291-00100"
+    r"[ \t]*(?:no\.?[ \t]*|\#[ \t]*)?\d{1,6}(?:[ \t]?-[ \t]?\d{5})?)(?![\w-])")
 
 
 def mail_spans(text: str) -> Iterator[Span]:
@@ -244,4 +258,7 @@ def mail_spans(text: str) -> Iterator[Span]:
         units = _UNITS_AFTER.match(text, m.end())
         end = units.end() if units else m.end()
         yield (lead.start() if lead else m.start()), end, 0.85
+        town = tail(text, end)
+        if town:
+            yield town[0], town[1], 0.7
         yield from following(text, end)

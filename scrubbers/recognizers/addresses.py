@@ -1,16 +1,22 @@
 """Street addresses in the formats of many countries, line by line (a replacement never spans a line
 break: each line of an address is its own span).
 
-- a street line: number then street ("17 Jones Light", the USPS suffixes and the UK ones), street then
-  number ("Puruntie 82", "Drubinstraße 47-26", "Györgyhalasi utca 121.", "ul. Paderewskiego 77",
-  "Via Roma 3", "5, avenue Samson", "8 phố Hùng Vương"), with flat, floor and unit parts after it
-  ("Apt. 595", "Ap. 806", "lgh 1101", "кв. 5");
+- a street line: number then street ("17 Jones Light", "12-14 Smith St", "3/45 Beach Road", the USPS
+  suffixes and the UK ones, a direction after them: "King St W", Singapore's street number: "Bishan
+  Street 22"), street then number ("Puruntie 82", "Drubinstraße 47-26", "Witte de Withstraat 12 III",
+  "Györgyhalasi utca 121.", "ul. Paderewskiego 77", "Via Roma 3", "5, avenue Samson", "8 phố Hùng
+  Vương"), with flat, floor and unit parts after it ("Apt. 595", "Ap. 806", "lgh 1101", "кв. 5", "#08-14",
+  Spain's "3º izq.");
+- a plot or house number before a street that has none (Nigeria's "Plot 14, Admiralty Way");
 - the lines that follow it when they hold a postal code or a town ("17066 Rovaniemi", "H-7317 ...",
-  "61-668 Kołobrzeg", "Madrid, 02857", "S6 7LJ", "1317 YB");
+  "61-668 Kołobrzeg", "Madrid, 02857", "S6 7LJ", "1317 YB", "toronto on m5j 2n7");
 - a postal code before an all-capitals town on its own ("53650 LAPPEENRANTA");
 - East Asian addresses: a run of Han/Hangul/kana with an administrative unit and a number;
 - street lines without a street word, address blocks, military post and post boxes
-  (`address_blocks.py`); a house number or flat written before a street line ("1987 74 Diakou Street").
+  (`address_blocks.py`); the conventions of particular countries (`address_local.py`: house-number
+  suffixes, Spanish floors, Turkish and Japanese streets, a known town on the street's line); house
+  numbers and units written before a street line ("1987 74 Diakou Street", "Level 3, 100 Queen St",
+  "Apartment 12, 4 Nelson Mandela Drive", "Blk 118 Rivervale Drive").
 """
 
 from __future__ import annotations
@@ -22,13 +28,14 @@ from functools import lru_cache
 import regex
 
 from scrubbers.recognizers.address_blocks import following, mail_spans, street_spans
+from scrubbers.recognizers.address_local import FLOOR_DOOR, HOUSE_SUFFIX, UNITS_BEFORE, local_streets, tail
 from scrubbers.recognizers.base import OneEntityRecognizer
 from scrubbers.recognizers.lexicon import lexicon
 
 ENTITY = "STREET_ADDRESS"
 _W = r"[\p{Lu}\p{Ll}\p{M}'’.-]"
 _CAP = rf"\p{{Lu}}{_W}*"
-_NUM = r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?\.?"
+_NUM = rf"\d{{1,5}}[A-Za-z]?(?:[-/]\d{{1,5}}[A-Za-z]?)?{HOUSE_SUFFIX}?\.?"
 # USPS Publication 28 street suffixes and the UK's common ones (number-first streets).
 _EN_SUFFIX = (
     "Alley|Annex|Arcade|Avenue|Ave|Bayou|Beach|Bend|Bluffs?|Bottom|Boulevard|Blvd|Branch|Bridges?|Brooks?|"
@@ -43,7 +50,12 @@ _EN_SUFFIX = (
     "Spurs?|Squares?|Sq|Station|Stravenue|Stream|Streets?|St|Summit|Terrace|Ter|Throughway|Trace|Track|"
     "Trafficway|Trail|Trl|Trailer|Tunnel|Turnpike|Underpass|Unions?|Valleys?|Via|Viaducts?|Views?|"
     "Villages?|Ville|Vista|Walks?|Wall|Way|Ways|Wells?|Wharf|Wynd|Yard")
-_EN_STREET = rf"\d{{1,6}}[A-Za-z]?[ \t]+(?:{_CAP}[ \t]+){{1,4}}(?-i:{_EN_SUFFIX})\b\.?"
+# A range or a unit and the number ("12-14 Smith St", "3/45 Beach Road"), a direction after the street
+# word ("King St W"), Singapore's street number after it ("Bishan Street 22, #08-14").
+_EN_STREET = (rf"\d{{1,6}}[A-Za-z]?(?:[-/]\d{{1,5}}[A-Za-z]?)?[ \t]+(?:{_CAP}[ \t]+){{1,4}}"
+              rf"(?-i:{_EN_SUFFIX})\b\.?"
+              r"(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\b\.?)?"
+              r"(?:[ \t]+\d{1,3}(?=[ \t]*(?:[,#\n]|$)))?")
 # Street word endings of northern and central Europe ("Puruntie", "Skolvägen", "Drubinstraße").
 _SUFFIXES = ("tie|katu|kuja|polku|kaari|rinne|tanhua|väylä|raitti|vej|gade|alle|allé|stræde|vænge|vägen|väg|"
              "gatan|gata|gränd|stigen|veien|vei|veg|gata|straße|strasse|str\\.|weg|gasse|platz|allee|ring|"
@@ -51,7 +63,9 @@ _SUFFIXES = ("tie|katu|kuja|polku|kaari|rinne|tanhua|väylä|raitti|vej|gade|all
              "ufer|chaussee|steig|pfad|laan|straat|gracht|singel|plein|dreef|kade|steeg|dijk|hof|markt|"
              "ulica|utca|tér|út|körút|sor|köz|iela|gatvė|tänav|puiestee|maantee|ulice|třída|náměstí|nábřeží|"
              "cesta|trg|ulice|sokak|caddesi|cadde|bulvarı|yolu")
-_SUFFIX_STREET = rf"(?:\d{{4,6}}[ \t]+)?(?:{_CAP}[ \t-])?{_CAP}(?:{_SUFFIXES})[ \t]+{_NUM}"
+# a Dutch or German particle between the words ("Witte de Withstraat", "Jan van Galenstraat")
+_SUFFIX_STREET = (rf"(?:\d{{4,6}}[ \t]+)?(?:{_CAP}[ \t-](?:(?:de|van|der|den|het|von|ten|ter)[ \t])*)?"
+                  rf"{_CAP}(?:{_SUFFIXES})[ \t]+{_NUM}")
 _WORD_STREET = (r"(?:\p{Lu}[\p{L}\p{M}'’.-]*[ \t]){1,3}(?:utca|út|tér|körút|u\.|köz|sor|sétány|tere|"
                 r"sokak|caddesi|cad\.|sk\.|mahallesi|mah\.|Allé|Alle|Vej|Gade|Plads|Torv|Vænge|Väg|Gata|"
                 r"Gatan|"
@@ -70,12 +84,12 @@ _PREFIX_STREET = (rf"(?:\d{{1,5}}[A-Za-z]?,?[ \t]+)?(?i:{_PREFIXES})[ \t]+(?:(?:
                   rf"di|della|des|du|le|la|les|l'|d')[ \t]*)?(?:[\p{{L}}\p{{M}}'’.-]+[ \t]){{0,4}}"
                   rf"[\p{{L}}\p{{M}}'’.-]+(?:,?[ \t]+(?:(?i:д\.|nr\.?|n\.?º?|no\.?|núm\.?|num\.?|"
                   rf"№)[ \t]*)?{_NUM})?")
-_UNIT = (r"(?:,?[ \t]+(?i:apt|apartment|suite|ste|unit|flat|floor|fl|ap|bl|sc|et|etaj|nr|no|wohnung|whg|lgh|"
-         r"bus|stg|tür|top|piso|puerta|esc|dpto|depto|int|interior|bloco|andar|sala|casa|kv|кв|д|к|корп|стр|"
-         r"lok|m|door|bldg|building|room|rm|\#)\.?[ \t]*\#?[\w/-]{1,6}){0,4}")
+_UNIT = (r"(?:,?[ \t]+(?:(?i:apt|apartment|suite|ste|unit|flat|floor|fl|ap|bl|sc|et|etaj|nr|no|wohnung|whg|"
+         r"lgh|bus|stg|tür|top|piso|puerta|esc|dpto|depto|int|interior|bloco|andar|sala|casa|kv|кв|д|к|корп|"
+         rf"стр|lok|m|door|bldg|building|room|rm|\#)\.?[ \t]*\#?[\w/-]{{1,8}}|{FLOOR_DOOR})){{0,4}}")
 # Lines after a street line: a postal code and town, a town and postal code, a UK or Dutch postcode.
 _POSTAL = (r"(?:[A-Z]{1,2}-)?\d{2,6}(?:[ -]\d{2,4})?(?:[ \t][A-Z]{2}\b)?|"
-           r"[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|"
+           r"[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|(?i:[a-z]\d[a-z][ \t]?\d[a-z]\d)(?![\w])|"
            r"\d{4}[ \t]?[A-Z]{2}")
 _TOWN = (r"[\p{Lu}'’][\p{L}\p{M}'’.-]*(?:[ \t-]+(?:(?:da|de|do|di|du|la|le|am|an|der|sur|en|upon|on|"
          r"im)[ \t]+|"
@@ -100,11 +114,19 @@ _ADDRESS_CUE = regex.compile(
     r"[ \t]+at)[ \t]+"
     r"(?P<addr>[\p{L}\p{N}][^\n;()\"<>@]{2,120}?)"
     # the clause ends: a bracket, a line break, "." after a word (not "TP.", "H.No."), a following clause
-    r"(?=[ \t]*(?:[(\n;\"<]|$|(?<=[\p{L}]{4}|\d)\.(?:[ \t]|$)|,?[ \t]+(?i:within|by|before|until|on|for|"
-    r"from|and|or|but|via|today|tomorrow|asap|please|thanks)\b))")
+    # (not Ontario's or Oregon's code before the postal code that ends it: "toronto on m5j 2n7", "salem or
+    # 97301")
+    r"(?=[ \t]*(?:[(\n;\"<]|$|(?<=[\p{L}]{4}|\d)\.(?:[ \t]|$)|,?[ \t]+(?i:within|by|before|until|for|"
+    r"from|and|but|via|today|tomorrow|asap|please|thanks|on(?![ \t]+[a-z]\d[a-z][ \t]?\d[a-z]\d\b)|"
+    r"or(?![ \t]+\d{5}(?:-\d{4})?(?:[ \t]*(?:$|[\n,;]|\.(?:[ \t]|$)))))\b))")
 _DIGIT = regex.compile(r"\d")
-# A house number or a flat written before the street ("1987 74 Diakou Street", "Apt. 675 62314 Mellemvej 32").
-_LEAD = regex.compile(r"(?<![\w.,:$€£/-])(?:(?i:apt|suite|unit|flat)\.?[ \t]*\d{1,5}[ \t]+)?\d{1,6}[ \t]+$")
+# A plot or house number before a street that has none (Nigeria's "Plot 14, Admiralty Way"); house numbers
+# and flats written before a street line are `UNITS_BEFORE`'s ("1987 74 Diakou Street", "Level 3, 100 ...").
+_PLOT_STREET = regex.compile(
+    rf"(?<![\w-])(?i:plot|house|lot|stand|erf|villa|no\.)[ \t]*\d{{1,5}}[A-Za-z]?(?:[ \t]*,)?[ \t]+"
+    rf"(?:{_CAP}[ \t]+){{1,4}}(?-i:{_EN_SUFFIX})\b\.?{_UNIT}(?![\w])")
+# a cheap check first: the ends of those words before a number ("Plot 14", "HOUSE 7", "No. 5")
+_HAS_PLOT = re.compile(r"(?:ot|OT|ouse|OUSE|tand|TAND|rf|RF|illa|ILLA|o\.|O\.)[ \t]*\d")
 _LATIN_WORDS = regex.compile(r"[ \t]+[a-z]{2,}\b.*", regex.DOTALL)
 
 
@@ -157,10 +179,10 @@ class InternationalAddressRecognizer(OneEntityRecognizer):
             for m in _street_of(text).finditer(text):
                 if not any(ch.isdigit() for ch in m.group()):
                     continue
-                lead = _LEAD.search(text, text.rfind("\n", 0, m.start()) + 1, m.start())
-                yield (lead.start() if lead else m.start()), m.end(), 0.8
-                yield from self._following(text, m.end())
-                yield from following(text, m.end())
+                yield from self._street_line(text, m.start(), m.end())
+            plots = _PLOT_STREET.finditer(text) if _HAS_PLOT.search(text) else ()
+            for start, end in (*(m.span() for m in plots), *local_streets(text)):
+                yield from self._street_line(text, start, end)
             yield from street_spans(text)
             yield from mail_spans(text)
             for m in _POSTAL_CAPS_TOWN.finditer(text):
@@ -175,6 +197,17 @@ class InternationalAddressRecognizer(OneEntityRecognizer):
                         e -= 1
                     latin = _LATIN_WORDS.search(text, s, e)  # "... 大島町 within 2 bags": not the address
                     yield s, latin.start() if latin else e, 0.75
+
+    def _street_line(self, text: str, start: int, end: int) -> Iterator[tuple[int, int, float]]:
+        """A street line with the units or house number before it, and the parts after it: a town on
+        its line, lines or comma parts."""
+        lead = UNITS_BEFORE.search(text, max(text.rfind("\n", 0, start) + 1, start - 60), start)
+        yield (lead.start() if lead else start), end, 0.8
+        town = tail(text, end)
+        if town:
+            yield town[0], town[1], 0.7
+        yield from self._following(text, end)
+        yield from following(text, end)
 
     def _after_cue(self, text: str) -> Iterator[tuple[int, int, float]]:
         for m in _ADDRESS_CUE.finditer(text):
