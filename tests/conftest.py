@@ -1,4 +1,4 @@
-"""Shared test fixtures: paths to the committed fixtures, and a CLI runner."""
+"""Shared test fixtures: paths to the committed fixtures, a CLI runner, and one scrub engine."""
 
 from __future__ import annotations
 
@@ -15,6 +15,15 @@ GOLDEN_CASES = FIXTURES / "cases" / "golden"
 TRACES = FIXTURES / "traces"
 # An HR eval repo: its evals/promote.yaml holds the HR pillars, entity and safety scope drafts use.
 HR_REPO = FIXTURES / "eval-repo"
+
+
+@pytest.fixture(scope="session")
+def engine():  # type: ignore[no-untyped-def]
+    """One default-policy scrub engine per test process (loading spaCy takes seconds); a test module that
+    needs another policy defines its own `engine`."""
+    from scrubbers import ScrubEngine  # imported here: most tests never load the scrubber
+
+    return ScrubEngine()
 
 
 @pytest.fixture

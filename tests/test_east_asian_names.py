@@ -58,7 +58,8 @@ REPLACED = [
     ("Thanks, Do-yun", "Thanks, <PERSON_1>"),
     ("Ha-eun and Seo-yeon will cover the help desk.", "<PERSON_1> and <PERSON_2> will cover the help desk."),
     ("Ji-Woo", "<PERSON_1>"),
-    ("Min-jun, Hye-jin and Jae-hyun joined the call.", "<PERSON_1>, <PERSON_2> and <PERSON_3> joined the call."),
+    ("Min-jun, Hye-jin and Jae-hyun joined the call.",
+     "<PERSON_1>, <PERSON_2> and <PERSON_3> joined the call."),
 ]
 
 # the recognizer's own spans, where NER's wider span would hide them in the engine's output

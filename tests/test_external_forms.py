@@ -10,24 +10,10 @@ times, a sentence with two ordinary numbers).
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from scrubbers import ScrubEngine
-
-
-@pytest.fixture(scope="module")
-def engine() -> ScrubEngine:
-    return ScrubEngine()
-
-
-def _scrub(engine: ScrubEngine, text: str) -> str:
-    return engine.scrub_text(text, engine.new_context())
-
-
-def _survives(value: str, out: str) -> bool:
-    return re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", out) is not None
+from tests.scrub_text import scrub as _scrub, survives as _survives
 
 
 ADDRESSES = [

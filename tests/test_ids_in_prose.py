@@ -7,15 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scrubbers import ScrubEngine
-
-
-@pytest.fixture(scope="module")
-def engine() -> ScrubEngine:
-    return ScrubEngine()
-
-
-def _scrub(engine: ScrubEngine, text: str) -> str:
-    return engine.scrub_text(text, engine.new_context())
+from tests.scrub_text import scrub as _scrub
 
 
 GONE = [
