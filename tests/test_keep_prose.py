@@ -6,7 +6,7 @@ when it heads a sentence, a line, a list item or a table cell, or joins a Title 
 (`Refiner._common_words`); public holidays and the UK's nations in the policy's keep lists; a glossary
 line is no speaker; a number with a thousands group is no house number; a time's seconds are no phone;
 a log line's severity and date and an error code are no employee id; a list number after "token:" is no
-secret.
+secret; a month after a word of time, or before a year or day, is no person.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ KEPT = [
     "E0318 09:15:02.331207       1 reflector.go:138] Failed to watch *v1.ConfigMap",
     "Error E4012: pay group not found.",
     "Steps to reset your VPN token:\n1. Open the Okta dashboard.\n2. Select Security.",
+    "Please send the results for April by Friday; pay changes from June apply. April 2026 payroll closed.",
 ]
 
 GONE = [
@@ -44,6 +45,8 @@ GONE = [
     ("Her id is E-88645 and his is EMP12345", "12345"),
     ("Phone:0412 345 678 after 09:15", "0412 345 678"),
     ("password: abc123", "abc123"),
+    ("April Jones approved it", "April"),
+    ("I talked to April yesterday", "April"),
 ]
 
 

@@ -23,6 +23,13 @@ from scrubbers.recognizers.spelled_emails import SpelledEmailRecognizer
 # A line break, also JSON-escaped inside text that did not decode ("jaeger-4.4.7\n  - app_version").
 # "hasn't", "doesn’t": a word the negation is written onto is a verb, whatever the name lists hold ("Hasn")
 _NEGATION_AFTER = regex.compile(r"['’]t\b")
+_MONTHS = frozenset(
+    "January February March April May June July August September October November December".split())
+# words of time before a month ("for April", "from June", "since May"); not "to" or "by", which as often
+# take a person ("talked to April", "approved by June")
+_TIME_WORD_BEFORE = regex.compile(r"(?i:\b(?:in|on|for|from|since|until|till|through|thru|of|during|before|"
+                                  r"after|next|last|this|early|late|mid|end|start)[ \t]+)$")
+_YEAR_OR_DAY_AFTER = regex.compile(r"[ \t]+(?:\d{1,2}(?:st|nd|rd|th)?\b|\d{4}\b)")
 _LINE_BREAK = regex.compile(r"\r?\n|\\r\\n|\\n|\u2028|\u2029")
 
 
@@ -109,7 +116,8 @@ class Refiner:
         return all(w in self.brands or (lex.is_word(w) and not lex.is_name(w)) for w in words)
 
     def _a_thing(self, text: str, start: int, end: int) -> bool:
-        return self._a_brand_or_venue(text[start:end]) or self._common_words(text, start, end)
+        return (self._a_brand_or_venue(text[start:end]) or self._common_words(text, start, end)
+                or _a_month(text, start, end))
 
     def _common_words(self, text: str, start: int, end: int) -> bool:
         """"Employee Handbook", "Service Desk", "- Vacation", "Sure, here": every word one a dictionary
@@ -137,6 +145,15 @@ class Refiner:
             return False
         # a place that is also a name ("Murphy", "Davis") is a place only where one is named: "in Davis"
         return not lex.is_any_name(surface) or reads_as_place(text, start, end, lex)
+
+
+def _a_month(text: str, start: int, end: int) -> bool:
+    """"results for April", "from June", "April 2026": a month where a word of time stands before it or a
+    year or day after it; "April approved it", "Thanks, June" stay names."""
+    if text[start:end] not in _MONTHS:
+        return False
+    time_before = _TIME_WORD_BEFORE.search(text, max(0, start - 16), start)
+    return bool(time_before or _YEAR_OR_DAY_AFTER.match(text, end))
 
 
 def split_at_line_breaks(text: str, start: int, end: int) -> list[tuple[int, int]]:
