@@ -147,7 +147,8 @@ class EastAsianNameRecognizer(OneEntityRecognizer):
 
     def spans(self, text: str) -> Iterator[tuple[int, int, float]]:
         if "-" in text:
-            yield from _hyphenated_names(text)
+            for start, end in _hyphenated_names(text):
+                yield start, end, _SCORE
         if text.isascii():
             return
         if _HAN.search(text) is not None:
@@ -159,14 +160,14 @@ class EastAsianNameRecognizer(OneEntityRecognizer):
                 yield start, end, _SCORE
 
 
-def _hyphenated_names(text: str) -> Iterator[tuple[int, int, float]]:
+def _hyphenated_names(text: str) -> Iterator[tuple[int, int]]:
     for m in _HYPHENATED.finditer(text):
         first, second = m.group("first").lower(), m.group("second").lower()
         if first == second or first not in _KO_SYLLABLES or second not in _KO_SYLLABLES:
             continue  # "Ha-ha", "Yo-yo"; "In-house", "Co-op"
         if f"{first}-{second}" in _HYPHENATED_WORDS:
             continue
-        yield m.start(), m.end(), _SCORE
+        yield m.start(), m.end()
 
 
 def _han_names(text: str, kana: bool) -> Iterator[tuple[int, int]]:

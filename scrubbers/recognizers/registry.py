@@ -100,8 +100,7 @@ class Refiner:
         """"Grand Hyatt", "Mastercard Gold", "Google Meet", "Hilton Garden Inn", "The Plaza Hotel": a span
         with a venue word, or led by a brand, or made of brands and common words only. "Conrad Hilton"
         (a given name first, no venue word) stays a person."""
-        words = [w.strip(".,;:!?()\"'") for w in surface.split()]
-        words = [w for w in words if w]
+        words = _words(surface)
         if not words or not (self.brands or self.venue_words):
             return False
         if any(w in self.venue_words for w in words):
@@ -125,8 +124,7 @@ class Refiner:
         also words: "Mark", "Rose"), two or more of them, or one heading a sentence, line or cell or in a
         Title Case run: a heading, a thing or a button, whatever cue stood before it. One such word inside
         a sentence stays a name ("whenever Trump says")."""
-        words = [w.strip(".,;:!?()\"'") for w in text[start:end].split()]
-        words = [w for w in words if w]
+        words = _words(text[start:end])
         lex = self.lexicon
         if not words or not all(w.isalpha() and lex.is_dictionary_word(w) and not lex.is_any_name(w)
                                 and not lex.is_any_name(w.capitalize()) for w in words):
@@ -145,6 +143,11 @@ class Refiner:
             return False
         # a place that is also a name ("Murphy", "Davis") is a place only where one is named: "in Davis"
         return not lex.is_any_name(surface) or reads_as_place(text, start, end, lex)
+
+
+def _words(surface: str) -> list[str]:
+    """The words of a span, without the punctuation around them."""
+    return [w for w in (w.strip(".,;:!?()\"'") for w in surface.split()) if w]
 
 
 def _a_month(text: str, start: int, end: int) -> bool:
