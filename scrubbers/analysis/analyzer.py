@@ -265,7 +265,8 @@ class Analyzer:
             surface = text[d.start : d.end].strip()
             if d.score < self.policy.threshold(d.entity) or not surface or surface in self._allow:
                 continue
-            if any(pattern.fullmatch(surface) for pattern in self._allow_patterns):
+            if any(pattern.fullmatch(surface) for pattern in self._allow_patterns) and not (
+                    d.entity == "PERSON" and self._refine.led_by_a_given_name(surface)):
                 continue
             if any(s <= d.start and d.end <= e for s, e in placeholders):
                 continue

@@ -97,8 +97,11 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             return False
         if any(lex.is_name(w) and w not in self.not_names for w in words) and not _DIGIT.search(span):
             return self.places_are_names or not reads_as_place(text, start, end, lex)
-        if _DIGIT.search(span) or (not self.places_are_names and span in lex.places):
+        if _DIGIT.search(span):
             return False
+        if not self.places_are_names and span in lex.places and (
+                span in lex.big_places or reads_as_place(text, start, end, lex)):
+            return False  # "San Francisco", "from Leeds"; "when Obama spent it" (a town in Japan too)
         following = text[end:end + 2]
         if len(words) == 1:
             word = words[0]
@@ -119,7 +122,9 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
         if all(w[0].islower() for w in words):  # "kevin smith", "rick astley"; "max retries" is no one
             return any(self._lower_name(w) for w in words) and not any(
                 lex.is_dictionary_word(w) and not self._lower_name(w) for w in words)
-        ambiguous = sum(w in lex.ambiguous for w in words)
+        # a name the lists call ambiguous only for how often people bear it ("Donald": no dictionary
+        # writes it in lower case) is a name here, where NER read a person
+        ambiguous = sum(w in lex.ambiguous and lex.is_frequent_word(w) for w in words)
         plain = sum((lex.is_dictionary_word(w) or w in self.not_names) and w not in lex.ambiguous
                     for w in words)
         return not (ambiguous <= 1 and ambiguous + plain == len(words))

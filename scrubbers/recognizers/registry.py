@@ -96,6 +96,17 @@ class Refiner:
                 out.append(d._replace(start=s, end=e) if (s, e) != (d.start, d.end) else d)
         return out
 
+    def led_by_a_given_name(self, surface: str) -> bool:
+        """Does the span start with a given name that is no frequent English word ("Tim Cook", "Sarah
+        Teller", "Chelsea Handler")? Then it is a person, even where a job title's pattern fits it
+        ("Warehouse Associate", "Baggage Handler" start with words)."""
+        words = _words(surface)
+        if len(words) < 2:
+            return False
+        lex = self.lexicon
+        first = words[0]
+        return not lex.is_frequent_word(first) and (first in lex.first or first in lex.ambiguous)
+
     def _a_brand_or_venue(self, surface: str) -> bool:
         """"Grand Hyatt", "Mastercard Gold", "Google Meet", "Hilton Garden Inn", "The Plaza Hotel": a span
         with a venue word, or led by a brand, or made of brands and common words only. "Conrad Hilton"
@@ -141,8 +152,11 @@ class Refiner:
             return True
         if surface not in lex.places:
             return False
-        # a place that is also a name ("Murphy", "Davis") is a place only where one is named: "in Davis"
-        return not lex.is_any_name(surface) or reads_as_place(text, start, end, lex)
+        if surface in lex.big_places and not lex.is_any_name(surface):
+            return True
+        # a place that is also a name ("Murphy", "Davis"), or a small town ("Obama"), is a place only where
+        # one is named: "in Davis", "Davis, CA"
+        return reads_as_place(text, start, end, lex)
 
 
 def _words(surface: str) -> list[str]:
