@@ -124,7 +124,9 @@ KNOWN_WRITTEN_OUT = [  # no e-mail word before them and no mark of a mailbox: th
 def test_an_address_the_trace_holds_is_known_however_it_is_written_out(text: str) -> None:
     scrubber = engine()
     alone = scrubber.scrub_text(text, scrubber.new_context())
-    assert "mgonzalez" in alone.lower()  # without the trace's knowledge it reads as a host, and stays
+    # without the trace's knowledge no e-mail address is read there (its local part may still go as a
+    # log-in built from a name: `recognizers/logins.py`)
+    assert "<EMAIL_ADDRESS" not in alone and "acme-retail" in alone.lower()
     ctx = scrubber.new_context()
     # the user's message comes before the tool result that holds the address: learnt first, both scrubbed
     message, result = scrubber.scrub_many([(ctx, "gen_ai.prompt", text),

@@ -50,21 +50,31 @@ def leaked(value: str, text: str, out: str) -> bool:
     return len(digits) >= 6 and digits in _digits(out) and digits not in _digits(rest)
 
 
-def score(batteries: list[str], scrub) -> dict:  # type: ignore[no-untyped-def]
+def batteries() -> list[str]:
+    """The batteries in `corpora/data/prose/`, by file name."""
+    return sorted(path.stem for path in DATA.glob("*.jsonl"))
+
+
+def score(names: list[str], scrub) -> dict:  # type: ignore[no-untyped-def]
+    """Per battery: texts changed (keep) or values found by type (leak), and what went wrong: the keep
+    texts changed (text, output) and the values missed (value, type, output)."""
     figures = {}
-    for name in batteries:
+    for name in names:
         records = _load(name)
         outs = [scrub(r["text"]) for r in records]
         if name.startswith("keep"):
-            changed = sum(out != record["text"] for record, out in zip(records, outs))
-            figures[name] = {"texts": len(records), "changed": changed}
+            wrong = [(record["text"], out) for record, out in zip(records, outs) if out != record["text"]]
+            figures[name] = {"texts": len(records), "changed": len(wrong), "wrong": wrong}
             continue
-        found, planted = Counter(), Counter()
+        found, planted, missed = Counter(), Counter(), []
         for record, out in zip(records, outs):
             for value, kind in record["values"]:
                 planted[kind] += 1
-                found[kind] += not leaked(value, record["text"], out)
-        figures[name] = {"values": sum(planted.values()), "found": sum(found.values()),
+                hidden = not leaked(value, record["text"], out)
+                found[kind] += hidden
+                if not hidden:
+                    missed.append((value, kind, out))
+        figures[name] = {"values": sum(planted.values()), "found": sum(found.values()), "wrong": missed,
                          "by_type": {k: f"{found[k]}/{planted[k]}" for k in sorted(planted)}}
     return figures
 
@@ -72,8 +82,9 @@ def score(batteries: list[str], scrub) -> dict:  # type: ignore[no-untyped-def]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", help="a checkout whose `scrubbers` to score (default: this one)")
-    parser.add_argument("--battery", action="append",
-                        choices=["keep_tuned", "leak_tuned", "keep_heldout", "leak_heldout"])
+    parser.add_argument("--battery", action="append", choices=batteries())
+    parser.add_argument("--misses", type=int, default=0, metavar="N",
+                        help="also print up to N changed keep texts and missed values per battery")
     args = parser.parse_args()
     if args.root:
         sys.path.insert(0, str(Path(args.root).resolve()))
@@ -82,8 +93,7 @@ def main() -> None:
     from scrubbers import ScrubEngine
 
     engine = ScrubEngine()
-    figures = score(args.battery or ["keep_tuned", "leak_tuned", "keep_heldout", "leak_heldout"],
-                    lambda text: engine.scrub_text(text, engine.new_context()))
+    figures = score(args.battery or batteries(), lambda text: engine.scrub_text(text, engine.new_context()))
     for name, figure in figures.items():
         if "changed" in figure:
             share = figure["changed"] / figure["texts"]
@@ -92,6 +102,8 @@ def main() -> None:
             share = figure["found"] / figure["values"]
             print(f"{name}: {figure['found']} of {figure['values']} values found ({share:.1%})")
             print("  " + ", ".join(f"{kind} {ratio}" for kind, ratio in figure["by_type"].items()))
+        for wrong in figure["wrong"][:args.misses]:
+            print("    " + " | ".join(repr(part) for part in wrong))
 
 
 if __name__ == "__main__":

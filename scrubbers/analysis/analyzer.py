@@ -71,7 +71,7 @@ _PRESIDIO_RECOGNIZERS = {
 # `"key": "value"` / `'key': 'value'` / `\"key\": \"value\"` / `key=value` in text that did not decode
 # (truncated JSON, JSON escaped inside another string, logs): the value is judged by its key.
 _RAW_KEY_VALUE = regex.compile(
-    r"""(?<![\w.-])(?P<q>\\*["']?)(?P<key>[A-Za-z_][\w.-]{0,63})(?P=q)\s*[:=]\s*"""
+    r"""(?<![\w.-])(?P<q>\\*["']?)(?P<key>[A-Za-z_][\w.-]{0,63})(?P=q)\s*(?P<sep>[:=])\s*"""
     r"""(?:(?P<vq>\\*["'])(?P<val>(?:(?!(?P=vq)).){1,512}?)(?P=vq)|(?P<num>-?\d[\d .-]{2,30}\d)"""
     r"""|(?P<bare>[^\s,;&"'<>()\[\]{}\\]{1,128}))"""
 )
@@ -79,6 +79,9 @@ _RAW_KEY_VALUE = regex.compile(
 # where the whole key matches it: a key's last part alone would take `k8s.pod.name=payments-api` for a
 # person, and a bare `name` names resources in logs as often as people.
 _GENERIC_KEYS = frozenset({"name", "names"})
+# who did a thing is a user name in a log's `user=mcosta`; after a colon the same words head a transcript's
+# line or a label ("User: what's my balance", "owner: Identity team")
+_EQUALS_ONLY_KEYS = frozenset({"user", "owner", "actor", "reporter"})
 _DIGIT = regex.compile(r"\d")
 _ALNUM = regex.compile(r"[\p{L}\p{N}]")
 _ELEMENT_INDEX = regex.compile(r"(?:\.\d+)+$")
@@ -279,8 +282,12 @@ class Analyzer:
         if ":" not in text and "=" not in text:
             return []
         found = []
-        for match in _RAW_KEY_VALUE.finditer(text):
+        # overlapped: "enrolled: owner=mcosta" holds a key-value pair inside another's bare value
+        for match in _RAW_KEY_VALUE.finditer(text, overlapped=True):
             group = next(name for name in ("val", "num", "bare") if match.group(name) is not None)
+            key = match.group("key").lower()
+            if group == "bare" and match.group("sep") == ":" and key in _EQUALS_ONLY_KEYS:
+                continue
             hint = self.key_hint(match.group("key"), whole=group == "bare")
             if hint is None or self.hint_exempt(match.group(group)):
                 continue

@@ -11,6 +11,7 @@ from scrubbers.recognizers.addresses import InternationalAddressRecognizer
 from scrubbers.recognizers.base import OneEntityRecognizer
 from scrubbers.recognizers.east_asian_names import EastAsianNameRecognizer
 from scrubbers.recognizers.handles import HandleRecognizer
+from scrubbers.recognizers.logins import LoginRecognizer
 from scrubbers.recognizers.lexicon import lexicon
 from scrubbers.recognizers.lone_names import LoneNameRecognizer, reads_as_place
 from scrubbers.recognizers.name_extent import widen_name
@@ -61,6 +62,8 @@ def build_recognizers(policy: ScrubPolicy) -> list[EntityRecognizer]:
                                         urls=settings.url_names))
     if "USER_NAME" in wanted and settings.handles:
         found.append(HandleRecognizer())
+    if "USER_NAME" in wanted and settings.logins:
+        found.append(LoginRecognizer())
     if "LOCATION" in wanted and settings.strict_places:
         found.append(PlaceRecognizer())
     return found

@@ -42,6 +42,9 @@ class RecognizerSettings(BaseModel):
     """E-mail addresses written out: "jdoe42 at example dot com", "jdoe42 [at] example [dot] com"."""
     handles: bool = True
     """`@handle` and `u/handle` in chat and social text are user names (`recognizers/handles.py`)."""
+    logins: bool = True
+    """Log-ins built from a name with no cue (`akowalczyk`, `tomasz.lewandowski`) and profile links
+    (`github.com/kwame-dev`, `linkedin.com/in/x`) are user names (`recognizers/logins.py`)."""
     home_paths: bool = True
     """The user name in `/Users/x`, `/home/x`, `C:\\Users\\x` is a `USER_NAME`; the rest of the path stays."""
     url_names: bool = True

@@ -1,7 +1,7 @@
 """The output check and the structural allow list of `promote scrub` (issue 11, "what to build").
 
 - The output check: a value the trace is known to hold (here under `name` and `ssn` in a tool result) and
-  written elsewhere in a form no rule reads (an identifier `gregory_hallman`, digits grouped oddly) is
+  written elsewhere in a form no rule reads (an identifier `GREGORY_HALLMAN`, digits grouped oddly) is
   never written: its field is redacted whole and counted (`output_check_redacted`).
 - A structural field (an id, a time) whose value does not have its shape, and in which nothing was
   recognised, is not understood: redacted whole and counted (`misfits_redacted`), never copied.
@@ -38,12 +38,12 @@ def test_a_known_value_in_a_form_no_rule_reads_is_redacted_by_the_output_check(e
     doc = json.loads(LINE)
     first, second = spans_of(doc)[:2]
     _attr(first, "gen_ai.tool.call.result", json.dumps({"name": VALUES["name"], "ssn": VALUES["ssn"]}))
-    _attr(second, "note", "ticket owner gregory_hallman")
+    _attr(second, "note", "ticket owner GREGORY_HALLMAN")
     _attr(second, "reference", "ref 5124477 23")
-    assert engine.detections("ticket owner gregory_hallman") == []  # no rule reads either form
+    assert engine.detections("ticket owner GREGORY_HALLMAN") == []  # no rule reads either form
     out, report = _scrub(engine, doc)
     assert leaked(out, {"name": VALUES["name"], "ssn": VALUES["ssn"]},
-                  ("gregory_hallman", "5124477 23")) == []
+                  ("GREGORY_HALLMAN", "5124477 23")) == []
     assert report["output_check_redacted"] >= 2
     notes = [a["value"]["stringValue"] for s in spans_of(json.loads(out)) for a in s.get("attributes", ())
              if a["key"] in ("note", "reference")]

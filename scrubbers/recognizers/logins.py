@@ -1,0 +1,127 @@
+"""Log-in names built from a person's name, with no cue word: `akowalczyk`, `wkamau`, `jfernandes7`,
+`tomasz.lewandowski`, `ines_faria`, `sre-jmartinez`, and profile links (`github.com/kwame-dev`,
+`linkedin.com/in/oksana-shevchenko-4821`).
+
+Directories build log-ins the same few ways in every company: an initial and the surname, the given name
+and the surname joined by a dot, an underscore or a hyphen, sometimes a digit or two after. A token in
+lower case is a log-in when one of its parts is one of those shapes over the name lists: the surname
+(five letters or more) a list holds, and the whole no word of English ("across" is "a" and "cross");
+or a given name then a surname. A part that is a given name alone (`deploy-bot-ravi`) makes a
+hyphenated or underscored token a log-in too when it is among a country's most common (`redis-cli`
+is no one). Tool and product names are none of these shapes (`kubectl`, `redis`, `nagios`: no list
+holds "ubectl", "edis" or "agios"), and a token inside an e-mail address, a path or a URL is left to
+their own recognizers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+
+from scrubbers.recognizers.base import OneEntityRecognizer
+from scrubbers.recognizers.lexicon import Lexicon, lexicon
+
+ENTITY = "USER_NAME"
+_SCORE = 0.6
+# a lower-case token of letters and digits, parts joined by ".", "_" or "-"; not inside a path, a URL, an
+# e-mail address's domain or a longer identifier; before an "@" only when no domain follows (`rkapoor@host`)
+_TOKEN = regex.compile(
+    r"(?<![\w./\\:$%{<-])(?P<login>[a-z][a-z0-9]*(?:[._-][a-z0-9]+){0,3})"
+    r"(?![\w/\\(]|[.-][a-z0-9]|@[\w-]+\.[a-z])")
+_PART = regex.compile(r"[a-z]+")
+_VERSION_PART = regex.compile(r"[._-]\d+[._-]")  # a number between two parts: `-2.0-`, `-3-5-`
+_ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ly")
+_WHERE_A_LOGIN_STANDS = regex.compile(
+    r"\b(?:by|for|to|from|user|users|username|login|account|owner|assignee|assigned|add|added|remove|removed"
+    r"|reset|unlock|unlocked|disable|disabled|enable|enabled|ping|cc|as|via|sudo|su|and)[ \t]+$",
+    regex.IGNORECASE)
+_TOP_LEVEL_DOMAINS = frozenset("""com net org io dev app ai co uk de fr es it nl be ch at se no dk fi pl
+ru cn jp kr in au nz ca us br mx ar za ng ke eu info biz me tv cloud local internal corp lan""".split())
+_SURNAME_MIN = 5  # "kamau", "petrov"; shorter tails ("edis" of "redis") are too often something else
+# profile pages: the first path segment is a person's (on GitHub and GitLab only a bare profile link:
+# `github.com/google/adk-python` names an organisation as often)
+_PROFILE = regex.compile(
+    r"(?<![\w.-])(?:https?://)?(?:www\.)?(?:(?P<code>github\.com|gitlab\.com)|linkedin\.com/(?:in|pub)"
+    r"|twitter\.com|x\.com|instagram\.com|facebook\.com|behance\.net|dribbble\.com|tiktok\.com/@"
+    r"|medium\.com/@|threads\.net/@|t\.me|bsky\.app/profile)/(?P<user>[A-Za-z0-9_.-]*[A-Za-z0-9_])"
+    r"(?P<more>/)?", regex.IGNORECASE)
+_NOT_A_PROFILE = frozenset("""home search explore settings groups pages events watch hashtag i intent share
+login signup about help legal privacy policies jobs company school feed notifications messages""".split())
+
+
+class LoginRecognizer(OneEntityRecognizer):
+    """USER_NAME: log-ins built from a name, and profile links (see the module docstring)."""
+
+    ENTITY = ENTITY
+    NAME = "log-in names"
+
+    def __init__(self) -> None:
+        self.lexicon = lexicon()
+        super().__init__()
+
+    def spans(self, text: str) -> Iterator[tuple[int, int, float]]:
+        for match in _TOKEN.finditer(text):
+            login = match.group("login")
+            if self.built_from_a_name(login) and (
+                    not self.initial_and_surname_only(login) or _WHERE_A_LOGIN_STANDS.search(
+                        text, max(0, match.start() - 30), match.start())
+                    or text.startswith("@", match.end())):
+                yield match.start("login"), match.end("login"), _SCORE
+        if "/" in text:
+            for match in _PROFILE.finditer(text):
+                user = match.group("user")
+                if match.group("code") and match.group("more") or user.lower() in _NOT_A_PROFILE:
+                    continue
+                yield match.start("user"), match.end("user"), 0.85
+
+    def initial_and_surname_only(self, token: str) -> bool:
+        """Is `token` one word of an initial and a surname (`wkamau`), no more? Chat's slang and typos
+        take that shape too ("hangin", "amazin"): such a token is a log-in only where one stands, after
+        a verb of accounts or a word of who ("reset MFA for wkamau", "silenced by kmurphy") or before an
+        `@` (`rkapoor@build-07`)."""
+        parts = _PART.findall(token)
+        return len(parts) == 1 and _initial_and_surname(parts[0], self.lexicon) and not any(
+            _a_given_name(given, self.lexicon) for given in parts)
+
+    def built_from_a_name(self, token: str) -> bool:
+        """Is `token` (lower case) a log-in made from a name (see the module docstring)?"""
+        lex = self.lexicon
+        parts = _PART.findall(token)
+        if not parts or (len(parts) == 1 and (lex.is_frequent_word(parts[0]) or _inflected(parts[0], lex))):
+            return False
+        if "." in token and parts[-1] in _TOP_LEVEL_DOMAINS:
+            return False  # a host name (`souljaboytellem-iga.ning.com`): the URL recognizers judge it
+        if _VERSION_PART.search(token):
+            return False  # a model or package and its version: `gemini-2.0-flash`, `claude-3-5-sonnet`
+        if any(_initial_and_surname(part, lex) for part in parts):
+            return True
+        for given, surname in zip(parts, parts[1:]):
+            if _a_given_name(given, lex) and (surname in lex.last_lower or surname in lex.first_lower) \
+                    and not lex.is_frequent_word(surname):
+                return True
+        # a popular given name alone in a joined token: `deploy-bot-ravi`; not `redis-cli` ("Redis" is a
+        # given name somewhere, not among a country's most common)
+        joined = len(parts) > 1 and regex.search(r"[_-]", token) is not None
+        return joined and any(len(part) >= 4 and part.capitalize() in lex.popular_first
+                              and not lex.is_frequent_word(part) for part in parts)
+
+
+def _inflected(word: str, lex: Lexicon) -> bool:
+    """A word of English with an ending: "imaged" (image), "provisioned", "kamaus" is none."""
+    for ending in _ENDINGS:
+        stem = word[: -len(ending)]
+        if word.endswith(ending) and len(stem) >= 3 and (lex.is_word(stem) or lex.is_word(stem + "e")):
+            return True
+    return False
+
+
+def _initial_and_surname(part: str, lex: Lexicon) -> bool:
+    """`akowalczyk`, `wkamau`: one letter, then a surname of the lists that is no English word."""
+    surname = part[1:]
+    return (len(surname) >= _SURNAME_MIN and surname in lex.last_lower and not lex.is_frequent_word(surname)
+            and not lex.is_word(part) and not lex.is_frequent_word(part))
+
+
+def _a_given_name(part: str, lex: Lexicon) -> bool:
+    return len(part) >= 3 and part in lex.first_lower and not lex.is_frequent_word(part)
