@@ -42,7 +42,8 @@ def test_the_user_of_a_profile_link_is_a_user_name(engine: ScrubEngine, text: st
 
 
 @pytest.mark.parametrize("text", [
-    "kubectl get pods -n monitoring | grep jaeger && redis-cli ping; nagios and grafana are up across the fleet",
+    "kubectl get pods -n monitoring | grep jaeger && redis-cli ping; nagios and grafana are up",
+    "Steps: 1. Get the Argo app argo-cd 2. Inspect labels of argo-cd-74d4e7-1960d27",
     "See github.com/google/adk-python for the source; pip install opentelemetry-sdk; run pytest -x",
     "The payroll-svc on api-prod-02 restarted; check the celery workers and the django admin.",
     "Default model switched from gemini-1.5-pro to gemini-2.0-flash; fallback claude-3-5-sonnet.",
@@ -123,3 +124,69 @@ def test_the_body_of_a_private_key_is_a_secret_and_its_frame_stays(engine: Scrub
     assert out.endswith("please rotate it")
     truncated = scrub(engine, "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7xq\nabc+/defQ==")
     assert "MIIEpAIBAAKCAQEA7xq" not in truncated and "abc+/defQ==" not in truncated
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("card 4118.6252.7601.8954", ["4118.6252.7601.8954"]),  # a card in fours with dots, after its word
+    ("aws secret VOqg6YYZYn9ZhyiA4uoRgnatmUdjAWtGSU8po/79", ["VOqg6YYZYn9ZhyiA4uoRgnatmUdjAWtGSU8po/79"]),
+    ("Service account password rotated: svc_payroll_etl / Zk4!rW9#pQ2m$Lx8", ["Zk4!rW9#pQ2m$Lx8"]),
+    ("The new hire's username will be aadeyemi.", ["aadeyemi"]),
+    ("Please pay into account 12345678, sort code 20-45-17.", ["20-45-17"]),
+    ("A/C 50100234567 IFSC HDFC0001234", ["HDFC0001234"]),
+    ("BSB 062-000 account 1234 5678", ["062-000"]),
+])
+def test_cards_secrets_and_bank_codes_as_people_write_them_are_removed(
+        engine: ScrubEngine, text: str, values: list[str]) -> None:
+    out = scrub(engine, text)
+    assert not any(value in out for value in values), out
+
+
+@pytest.mark.parametrize("text", [
+    "commit 4bf92f3577b34da6a3ce929d0e0e473600112233 merged",  # a git SHA: hex in lower case
+    "see Build#2026-05-12 and the runbook",
+])
+def test_hashes_and_build_tags_stay(engine: ScrubEngine, text: str) -> None:
+    assert scrub(engine, text) == text
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("Customer: maria josé da conceição, CPF on file", ["maria", "josé", "conceição"]),
+    ("customer: ana maria dos santos", ["ana", "maria", "santos"]),
+])
+def test_a_lower_case_name_takes_its_given_names_across_a_particle(
+        engine: ScrubEngine, text: str, names: list[str]) -> None:
+    out = scrub(engine, text)
+    assert not any(survives(name, out) for name in names), out
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("O CPF do colaborador é 382.941.607-15, conferir com o cadastro.", ["382.941.607-15"]),
+    ("About the NI number: it reads QQ 73 51 02 D. Could you check?", ["QQ 73 51 02 D"]),
+    ("Numéro de sécurité sociale : 2 91 07 75 112 043 58, à vérifier.", ["2 91 07 75 112 043 58"]),
+    ("Terminate worker 100238745 effective 2024-07-31.", ["100238745"]),
+    ("401(k) participant ID 7730-221-904 is showing a loan default.", ["7730-221-904"]),
+    ("we need her Medicare number, which is 1EG4-TE5-MK73 according to the card.", ["1EG4-TE5-MK73"]),
+    ("my member number for the vision plan is VSP-22019384 but it's not found.", ["VSP-22019384"]),
+    ("Cuenta para la nómina: ES12 0049 1500 0512 3456 7892", ["ES12", "7892"]),  # check digits wrong
+    ("fecha de nacimiento: 12/09/1988. Falta la copia.", ["12/09/1988"]),
+    ("Date de naissance : 21/04/1992.", ["21/04/1992"]),
+    ("生年月日：1988年6月14日（年金手帳の記載と一致）", ["1988年6月14日"]),
+    ("my date of birth is wrong on the payslip, it should be 19 May 1990, not 1999.", ["19 May 1990"]),
+    ("Please remove ACME\\olena.s from the Payroll-Admins group.", ["olena.s"]),
+    ("unlock sam_okonkwo92 in Okta pls", ["sam_okonkwo92"]),
+    ("Jul 14 02:31:55 hr-jump-01 sudo: rpatel : 3 incorrect password attempts", ["rpatel"]),
+    ("webhook https://hooks.slack.com/services/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 ok",
+     ["Zq3Lr8Vw2Kp5Nt7Yb1Hc4Mx6"]),
+])
+def test_values_in_other_languages_forms_and_logs_are_removed(
+        engine: ScrubEngine, text: str, values: list[str]) -> None:
+    out = scrub(engine, text)
+    assert not any(value in out for value in values), out
+
+
+@pytest.mark.parametrize("text", [
+    "calendar: Calendar@2026.2 resolves the plan year",  # a name, a symbol and a version: no password
+    "Windows path C:\\Users\\Public and the DOMAIN\\ prefix; build 2026.05.12",
+])
+def test_versions_and_paths_stay(engine: ScrubEngine, text: str) -> None:
+    assert scrub(engine, text) == text

@@ -6,11 +6,11 @@ Directories build log-ins the same few ways in every company: an initial and the
 and the surname joined by a dot, an underscore or a hyphen, sometimes a digit or two after. A token in
 lower case is a log-in when one of its parts is one of those shapes over the name lists: the surname
 (five letters or more) a list holds, and the whole no word of English ("across" is "a" and "cross");
-or a given name then a surname. A part that is a given name alone (`deploy-bot-ravi`) makes a
-hyphenated or underscored token a log-in too when it is among a country's most common (`redis-cli`
-is no one). Tool and product names are none of these shapes (`kubectl`, `redis`, `nagios`: no list
-holds "ubectl", "edis" or "agios"), and a token inside an e-mail address, a path or a URL is left to
-their own recognizers.
+or a given name then a surname. A given name alone ending a hyphenated or underscored token
+(`deploy-bot-ravi`) makes it a log-in too when it is among a country's most common (`redis-cli`,
+`argo-cd` are no one). Tool and product names are none of these shapes (`kubectl`, `redis`, `nagios`:
+no list holds "ubectl", "edis" or "agios"), and a token inside an e-mail address, a path or a URL is
+left to their own recognizers.
 """
 
 from __future__ import annotations
@@ -23,18 +23,19 @@ from scrubbers.recognizers.base import OneEntityRecognizer
 from scrubbers.recognizers.lexicon import Lexicon, lexicon
 
 ENTITY = "USER_NAME"
-_SCORE = 0.6
+_SCORE = 0.55  # below a key rule's own finding (0.6), which names the placeholder where both apply
 # a lower-case token of letters and digits, parts joined by ".", "_" or "-"; not inside a path, a URL, an
-# e-mail address's domain or a longer identifier; before an "@" only when no domain follows (`rkapoor@host`)
+# e-mail address's domain, a channel (`#eugene-office`) or a longer identifier; before an "@" only when no
+# domain follows (`rkapoor@host`)
 _TOKEN = regex.compile(
-    r"(?<![\w./\\:$%{<-])(?P<login>[a-z][a-z0-9]*(?:[._-][a-z0-9]+){0,3})"
+    r"(?<![\w./\\:$%{<#-])(?P<login>[a-z][a-z0-9]*(?:[._-][a-z0-9]+){0,3})"
     r"(?![\w/\\(]|[.-][a-z0-9]|@[\w-]+\.[a-z])")
 _PART = regex.compile(r"[a-z]+")
 _VERSION_PART = regex.compile(r"[._-]\d+[._-]")  # a number between two parts: `-2.0-`, `-3-5-`
 _ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ly")
 _WHERE_A_LOGIN_STANDS = regex.compile(
     r"\b(?:by|for|to|from|user|users|username|login|account|owner|assignee|assigned|add|added|remove|removed"
-    r"|reset|unlock|unlocked|disable|disabled|enable|enabled|ping|cc|as|via|sudo|su|and)[ \t]+$",
+    r"|reset|unlock|unlocked|disable|disabled|enable|enabled|ping|cc|as|via|sudo|su|and)[ \t]*[:=]?[ \t]+$",
     regex.IGNORECASE)
 _TOP_LEVEL_DOMAINS = frozenset("""com net org io dev app ai co uk de fr es it nl be ch at se no dk fi pl
 ru cn jp kr in au nz ca us br mx ar za ng ke eu info biz me tv cloud local internal corp lan""".split())
@@ -100,11 +101,17 @@ class LoginRecognizer(OneEntityRecognizer):
             if _a_given_name(given, lex) and (surname in lex.last_lower or surname in lex.first_lower) \
                     and not lex.is_frequent_word(surname):
                 return True
-        # a popular given name alone in a joined token: `deploy-bot-ravi`; not `redis-cli` ("Redis" is a
-        # given name somewhere, not among a country's most common)
+            # a given name that is also a word ("sam", "mark") before a surname no word is: `sam_okonkwo92`
+            if given in lex.first_lower and len(surname) >= _SURNAME_MIN and surname in lex.last_lower \
+                    and not lex.is_word(surname) and not lex.is_frequent_word(surname):
+                return True
+        # a popular given name ending a joined token: `deploy-bot-ravi`, `laptop-maria-01`; not `redis-cli`
+        # ("Redis" is a given name somewhere, not among a country's most common) nor `argo-cd` (a tool
+        # named first, its kind after)
         joined = len(parts) > 1 and regex.search(r"[_-]", token) is not None
-        return joined and any(len(part) >= 4 and part.capitalize() in lex.popular_first
-                              and not lex.is_frequent_word(part) for part in parts)
+        last = parts[-1]
+        return joined and len(last) >= 4 and last.capitalize() in lex.popular_first \
+            and not lex.is_frequent_word(last)
 
 
 def _inflected(word: str, lex: Lexicon) -> bool:

@@ -70,6 +70,12 @@ _SPOKEN_TO = regex.compile(r"(?i:\b(?:said|says|shouted|yelled|whispered|replied
                            r"wrote|waved|smiled|lied|complained)\b[^.!?\n]{0,30}\b(?:to|at)[ \t]+)$")
 _REGION_AFTER = regex.compile(
     r"^,?[ \t]+(?:\p{Lu}{2}\b|(?P<region>\p{Lu}\p{Ll}+(?:[ \t]\p{Lu}\p{Ll}+)?)[ \t]*(?:,|$|\n))")
+# a place's site after it, alone or after more places: "the Reno office", "Victoria and Alexandria sites"
+# ("Victoria's office" is a person's: the possessive stops it)
+_SITE_AFTER = regex.compile(
+    r"(?:[ \t]*(?:,|and|&|or)[ \t]*\p{Lu}[\p{L}.-]+(?:[ \t]\p{Lu}[\p{L}.-]+)?){0,3}[ \t]+(?i:offices?|sites?"
+    r"|warehouses?|DCs?|campus(?:es)?|plants?|stores?|branch(?:es)?|hubs?|call[ \t]+cent(?:er|re)s?"
+    r"|headquarters|HQ|locations?|facilit(?:y|ies)|depots?|distribution[ \t]+cent(?:er|re)s?|clinics?)\b")
 # a list: items of one to three capitalised words joined by ", " / " and " / " & "
 _ITEM = r"\p{Lu}[\p{Ll}\p{M}'’-]+(?:[ \t]\p{Lu}[\p{Ll}\p{M}'’.-]*){0,2}"
 _LIST = regex.compile(
@@ -108,6 +114,8 @@ def reads_as_place(text: str, start: int, end: int, lex: Lexicon) -> bool:
     if _PLACE_BEFORE.search(text, max(0, start - 20), start):
         # "to" and "at" after a verb of speech take a person: "said Gladys to Logan", "shouted at Gary"
         return not _SPOKEN_TO.search(text, max(0, start - 50), start)
+    if _SITE_AFTER.match(text, end):
+        return True  # "the Reno office", "Dublin and Cork sites"
     region = _REGION_AFTER.match(text[end:end + 40])  # "Davis, CA", "Davis, California"; not "Mary, Ariana"
     return bool(region) and (region.group("region") is None or region.group("region") in lex.places)
 
@@ -271,6 +279,8 @@ class LoneNameRecognizer(OneEntityRecognizer):
                         for ws in words)
             if len(items) == 2 and "," in match.group():
                 continue  # "Hi, Maria" is a greeting, "Maria, Jonas" too few to call a list
+            if _SITE_AFTER.match(text, match.end()) and not self.places_are_names:
+                continue  # "The Dublin and Cork sites": places, named as the sites they are
             unknown = sum(all(not lex.is_word(w) and not lex.is_frequent_word(w) and w not in lex.places
                               for w in ws) and not any(lex.is_name(w) for w in ws) for ws in words)
             pair_of_names = len(items) == 2 and named >= 1 and named + unknown == 2  # "Usamov and Bowers"

@@ -6,7 +6,8 @@ the whole name; in chat a surname follows in lower case ("Kylie minogue"). A nei
 it is on the same line, right next to it, and can be nothing else: a capitalised word that is no English
 word, no frequent word and no place ("Betsey"), a lower-case surname on the lists that is no frequent
 word ("minogue"), or, beside a name found in capitals in English text, a given name before it or a
-surname after it in capitals too ("EVA MENDES"). Words the policy allows never join.
+surname after it in capitals too ("EVA MENDES"). Before a name found in lower case, a lower-case given
+name joins, across a particle too ("ana maria dos santos"). Words the policy allows never join.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ import regex
 from scrubbers.recognizers.lexicon import Lexicon
 
 _MAX_WORDS = 2
+# the particles of names in several languages that stand between a given name and a surname
+_PARTICLES = frozenset({"da", "das", "de", "do", "dos", "del", "della", "di", "du", "van", "von", "bin",
+                        "binti", "ibn", "wa", "la", "le"})
 _BEFORE = regex.compile(r"(?<![\p{L}\p{M}\p{N}_@/\\.'’-])(?P<word>[\p{L}\p{M}][\p{L}\p{M}'’-]*)[ \t]$")
 _CAPITALS_WORD = regex.compile(r"\b\p{Lu}{3,}\b")
 _IRISH_OR_ITALIAN = regex.compile(r"\p{Lu}['’]\p{Lu}\p{Ll}")
@@ -27,7 +31,13 @@ def widen_name(text: str, start: int, end: int, lex: Lexicon, not_names: frozens
     shape = _case_shape(text[start:end])
     for _ in range(_MAX_WORDS):
         before = _BEFORE.search(text, max(0, start - 40), start)
-        if not before or not _more_of_a_name(text, before.group("word"), lex, not_names, shape, lex.first):
+        if before and before.group("word") in _PARTICLES:  # "ana maria dos <Santos>": across a particle
+            further = _BEFORE.search(text, max(0, before.start("word") - 40), before.start("word"))
+            if further and _given_name_before(further.group("word"), lex, shape):
+                start = further.start("word")
+                continue
+        if not before or not (_given_name_before(before.group("word"), lex, shape) or _more_of_a_name(
+                text, before.group("word"), lex, not_names, shape, lex.first)):
             break
         start = before.start("word")
     for _ in range(_MAX_WORDS):
@@ -36,6 +46,15 @@ def widen_name(text: str, start: int, end: int, lex: Lexicon, not_names: frozens
             break
         end = after.end("word")
     return start, end
+
+
+def _given_name_before(word: str, lex: Lexicon, shape: str) -> bool:
+    """A given name of the lists in lower case before a name found in lower case ("maria" in "maria josé
+    da conceição", "ana" in "ana maria dos santos"), even one a dictionary also holds as a word ("maria"):
+    in a run of lower-case names it is one more."""
+    # three letters that are also a word ("per" before "diem") say too little
+    return (shape == "lower" and word.islower() and len(word) >= (4 if lex.is_word(word) else 3)
+            and word.capitalize() in lex.first)
 
 
 def _case_shape(surface: str) -> str:

@@ -24,7 +24,7 @@ _CARD_CUE = regex.compile(
     r"(?i:\b(?:card|cc|visa|mastercard|master\s+card|amex|american\s+express|discover|maestro|jcb|diners|"
     r"unionpay|debit|credit|pan|pay(?:s|ing)?[ \t]+(?:by|with|using)|paid[ \t]+(?:by|with|using)|"
     r"charge[ds]?[ \t]+(?:it[ \t]+)?to)\b(?:[ \t]+[\w\#.]+){0,4}?[ \t]*[:=\#]?[ \t]*)"
-    r"(?P<num>\d(?:[ -]?\d){11,18})(?![\d-])")
+    r"(?P<num>\d(?:[ -]?\d){11,18}|\d{4}(?:\.\d{4}){2,3}(?:\.\d{1,3})?)(?![\d-])")  # or in fours with dots
 _DIGIT_RUN = regex.compile(r"(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)")
 # Unbroken, or grouped in fours with single spaces ("GB82 WEST 1234 5698 7654 32").
 _IBAN = regex.compile(r"(?<![\w])(?P<iban>[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|"
@@ -34,7 +34,8 @@ _IPV4 = regex.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _PHONE_CUE = regex.compile(
     r"(?i:\b(?:call|phone|tel|telephone|mobile|cell|cellphone|whatsapp|sms|text|fax|ring|reach|contact|"
     r"handy|telefon|téléphone|teléfono|telefone|portable|móvil|answering|answers|messages?|texts?|sms|"
-    r"voicemail|registered|desk|landline|cel|celular|my\s+line|direct\s+line)\b)")
+    r"voicemail|registered|desk|landline|cel|celular|my\s+line|direct\s+line)\b"
+    r"|휴대폰|전화|연락처|手机|电话|電話|携帯|телефон|هاتف|جوال)")
 # A contact line names its number after it: "781 1704 office", "3660170548-Fax", "082 490 1693 (mobile)".
 _LABEL_AFTER = regex.compile(r"[ \t]*[-–(]?[ \t]*(?i:office|fax|mobile|mob|home|work|cell|desk|direct|tel|"
                              r"phone|landline|whatsapp)\b")
@@ -120,7 +121,7 @@ class InternationalValueRecognizer(OwnRecognizer):
     def _cards(self, text: str) -> Iterator[tuple[int, int, float]]:
         low, high = self.cue_digits
         for m in _CARD_CUE.finditer(text):
-            digits = m.group("num").replace(" ", "").replace("-", "")
+            digits = m.group("num").replace(" ", "").replace("-", "").replace(".", "")
             if low <= len(digits) <= high:
                 yield m.start("num"), m.end("num"), 0.9
         if self.luhn:
