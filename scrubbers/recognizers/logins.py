@@ -39,6 +39,7 @@ _WHERE_A_LOGIN_STANDS = regex.compile(
     regex.IGNORECASE)
 _TOP_LEVEL_DOMAINS = frozenset("""com net org io dev app ai co uk de fr es it nl be ch at se no dk fi pl
 ru cn jp kr in au nz ca us br mx ar za ng ke eu info biz me tv cloud local internal corp lan""".split())
+_SURE, _WHERE_ONE_STANDS = "sure", "where one stands"  # what `LoginRecognizer.login_shape` says
 _SURNAME_MIN = 5  # "kamau", "petrov"; shorter tails ("edis" of "redis") are too often something else
 # profile pages: the first path segment is a person's (on GitHub and GitLab only a bare profile link:
 # `github.com/google/adk-python` names an organisation as often)
@@ -63,10 +64,9 @@ class LoginRecognizer(OneEntityRecognizer):
 
     def spans(self, text: str) -> Iterator[tuple[int, int, float]]:
         for match in _TOKEN.finditer(text):
-            login = match.group("login")
-            if self.built_from_a_name(login) and (
-                    not self.initial_and_surname_only(login) or _WHERE_A_LOGIN_STANDS.search(
-                        text, max(0, match.start() - 30), match.start())
+            shape = self.login_shape(match.group("login"))
+            if shape == _SURE or shape == _WHERE_ONE_STANDS and (
+                    _WHERE_A_LOGIN_STANDS.search(text, max(0, match.start() - 30), match.start())
                     or text.startswith("@", match.end())):
                 yield match.start("login"), match.end("login"), _SCORE
         if "/" in text:
@@ -76,42 +76,45 @@ class LoginRecognizer(OneEntityRecognizer):
                     continue
                 yield match.start("user"), match.end("user"), 0.85
 
-    def initial_and_surname_only(self, token: str) -> bool:
-        """Is `token` one word of an initial and a surname (`wkamau`), no more? Chat's slang and typos
-        take that shape too ("hangin", "amazin"): such a token is a log-in only where one stands, after
-        a verb of accounts or a word of who ("reset MFA for wkamau", "silenced by kmurphy") or before an
-        `@` (`rkapoor@build-07`)."""
-        parts = _PART.findall(token)
-        return len(parts) == 1 and _initial_and_surname(parts[0], self.lexicon) and not any(
-            _a_given_name(given, self.lexicon) for given in parts)
-
     def built_from_a_name(self, token: str) -> bool:
-        """Is `token` (lower case) a log-in made from a name (see the module docstring)?"""
+        """Is `token` (lower case) a log-in made from a name (see the module docstring), wherever it
+        stands?"""
+        return self.login_shape(token) is not None
+
+    def login_shape(self, token: str) -> str | None:
+        """`_SURE` for a log-in made from a name (see the module docstring); `_WHERE_ONE_STANDS` for one
+        word of an initial and a surname (`wkamau`): chat's slang and typos take that shape too ("hangin",
+        "amazin"), so it is a log-in only where one stands, after a verb of accounts or a word of who
+        ("reset MFA for wkamau", "silenced by kmurphy") or before an `@` (`rkapoor@build-07`); None for
+        any other token."""
         lex = self.lexicon
         parts = _PART.findall(token)
         if not parts or (len(parts) == 1 and (lex.is_frequent_word(parts[0]) or _inflected(parts[0], lex))):
-            return False
+            return None
         if "." in token and parts[-1] in _TOP_LEVEL_DOMAINS:
-            return False  # a host name (`souljaboytellem-iga.ning.com`): the URL recognizers judge it
+            return None  # a host name (`souljaboytellem-iga.ning.com`): the URL recognizers judge it
         if _VERSION_PART.search(token):
-            return False  # a model or package and its version: `gemini-2.0-flash`, `claude-3-5-sonnet`
+            return None  # a model or package and its version: `gemini-2.0-flash`, `claude-3-5-sonnet`
         if any(_initial_and_surname(part, lex) for part in parts):
-            return True
+            alone = len(parts) == 1 and not _a_given_name(parts[0], lex)
+            return _WHERE_ONE_STANDS if alone else _SURE
         for given, surname in zip(parts, parts[1:]):
             if _a_given_name(given, lex) and (surname in lex.last_lower or surname in lex.first_lower) \
                     and not lex.is_frequent_word(surname):
-                return True
+                return _SURE
             # a given name that is also a word ("sam", "mark") before a surname no word is: `sam_okonkwo92`
             if given in lex.first_lower and len(surname) >= _SURNAME_MIN and surname in lex.last_lower \
                     and not lex.is_word(surname) and not lex.is_frequent_word(surname):
-                return True
+                return _SURE
         # a popular given name ending a joined token: `deploy-bot-ravi`, `laptop-maria-01`; not `redis-cli`
         # ("Redis" is a given name somewhere, not among a country's most common) nor `argo-cd` (a tool
         # named first, its kind after)
         joined = len(parts) > 1 and regex.search(r"[_-]", token) is not None
         last = parts[-1]
-        return joined and len(last) >= 4 and last.capitalize() in lex.popular_first \
-            and not lex.is_frequent_word(last)
+        if joined and len(last) >= 4 and last.capitalize() in lex.popular_first \
+                and not lex.is_frequent_word(last):
+            return _SURE
+        return None
 
 
 def _inflected(word: str, lex: Lexicon) -> bool:

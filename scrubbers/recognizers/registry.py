@@ -153,13 +153,9 @@ class Refiner:
         surface = surface.strip(" .,")
         if surface in lex.countries:
             return True
-        if surface not in lex.places:
-            return False
-        if surface in lex.big_places and not lex.is_any_name(surface):
-            return True
-        # a place that is also a name ("Murphy", "Davis"), or a small town ("Obama"), is a place only where
-        # one is named: "in Davis", "Davis, CA"
-        return reads_as_place(text, start, end, lex)
+        # a big city is a place; a place that is also a name ("Murphy", "Davis"), or a small town ("Obama"),
+        # is a place only where one is named: "in Davis", "Davis, CA" (`reads_as_place` weighs both)
+        return surface in lex.places and reads_as_place(text, start, end, lex)
 
 
 def _words(surface: str) -> list[str]:
